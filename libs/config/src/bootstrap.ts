@@ -1,0 +1,53 @@
+import { ConsoleLogger, type INestApplicationContext, type LoggerService } from '@nestjs/common';
+import { TargetsRegistry } from '@app/targets';
+import { AppConfig, loadConfig } from './app-config';
+
+const LEVELS = ['error', 'warn', 'log', 'debug', 'verbose'] as const;
+
+/**
+ * Loads the configuration and the targets file for a process, or prints what is wrong and exits, so that a
+ * misconfigured API or worker never starts half-working.
+ */
+export function loadSettingsOrExit(processName: string): {
+  config: AppConfig;
+  targets: TargetsRegistry;
+  logger: LoggerService;
+} {
+  try {
+    const config = loadConfig();
+    const logger = new ConsoleLogger(processName, {
+      logLevels: [...LEVELS.slice(0, LEVELS.indexOf(config.logLevel) + 1)],
+      json: config.logFormat === 'json',
+    });
+    return { config, targets: TargetsRegistry.load(config), logger };
+  } catch (error) {
+    process.stderr.write(`${processName}: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
+}
+
+/**
+ * Closes the application on SIGTERM or SIGINT (running Nest's shutdown hooks, which close queues and the HTTP
+ * server after in-flight work) and then exits with 0, so that supervisors see a clean stop.
+ */
+export function closeOnSignals(
+  app: INestApplicationContext,
+  logger: LoggerService,
+  processName: string,
+): void {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      logger.log(`${processName} received ${signal}; shutting down`);
+      app.close().then(
+        () => {
+          logger.log(`${processName} stopped`);
+          process.exit(0);
+        },
+        (error: Error) => {
+          logger.error(`${processName} failed to shut down cleanly: ${error.message}`);
+          process.exit(1);
+        },
+      );
+    });
+  }
+}
