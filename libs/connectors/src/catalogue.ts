@@ -1,0 +1,22 @@
+import type { ConnectorDefinition } from './connector';
+import { filesystemConnector } from './filesystem';
+
+/** Every connector this build can serve; a targets-file entry names one in its `connector` field. */
+export const CONNECTORS: readonly ConnectorDefinition[] = [filesystemConnector];
+
+/**
+ * Repositories the shipped targets file lists whose connectors have not landed yet: their entries load, and
+ * any call that needs the connector answers 501.
+ */
+export const PENDING_CONNECTORS: readonly string[] = [
+  'osf',
+  'curate_nd',
+  'github',
+  'zenodo',
+  'gitlab',
+  'figshare',
+];
+
+export function findConnector(name: string): ConnectorDefinition | undefined {
+  return CONNECTORS.find((definition) => definition.name === name);
+}

@@ -1,0 +1,20 @@
+import { ServiceError } from '@app/common';
+
+/** A failure that a target reported, carrying the HTTP status the API answers with. */
+export class ConnectorError extends ServiceError {
+  static invalidToken(upstreamStatus = 401): ConnectorError {
+    return new ConnectorError(401, `Token is invalid. Response returned a ${upstreamStatus} status code.`);
+  }
+
+  static unknownResource(id: string): ConnectorError {
+    return new ConnectorError(404, `Resource with id '${id}' not found for this user.`);
+  }
+
+  static forbidden(): ConnectorError {
+    return new ConnectorError(403, 'User does not have access to this resource with the token provided.');
+  }
+
+  static gone(): ConnectorError {
+    return new ConnectorError(410, 'The requested resource is no longer available.');
+  }
+}

@@ -1,0 +1,201 @@
+import { hashFile } from '@app/fixity';
+import { constants, type Stats } from 'node:fs';
+import { access, cp, lstat, mkdir, mkdtemp, realpath, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import {
+  HASH_ALGORITHMS,
+  type CollectionPage,
+  type CollectionQuery,
+  type Connector,
+  type ConnectorDefinition,
+  type ConnectorSession,
+  type ResourceDetail,
+  type TargetStatus,
+} from '../connector';
+import { ConnectorError } from '../connector-error';
+import { listChildren, listResources, measureTree, summarize } from './listing';
+import { sha256Hex, usersByTokenDigest, validateOptions, type FilesystemOptions } from './options';
+import { decodeId, resolveInside, toConnectorError } from './paths';
+
+const DIGEST_CACHE_ENTRIES = 1000;
+
+/** File digests recently computed, keyed by what changes whenever the file's content does. */
+class DigestCache {
+  private readonly entries = new Map<string, Promise<Record<string, string>>>();
+
+  get(path: string, stats: Stats): Promise<Record<string, string>> {
+    const key = `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+    let digests = this.entries.get(key);
+    if (digests) {
+      this.entries.delete(key); // re-inserted below as the most recently used
+    } else {
+      // Caching the promise lets concurrent requests for one file share a single pass over it.
+      const computing = hashFile(path, HASH_ALGORITHMS);
+      computing.catch(() => this.entries.get(key) === computing && this.entries.delete(key));
+      digests = computing;
+    }
+    this.entries.set(key, digests);
+    if (this.entries.size > DIGEST_CACHE_ENTRIES) {
+      const [oldest] = this.entries.keys();
+      this.entries.delete(oldest);
+    }
+    return digests;
+  }
+}
+
+function unavailable(): ConnectorError {
+  return new ConnectorError(503, 'The storage of this target is not available.');
+}
+
+async function exists(path: string): Promise<boolean> {
+  return lstat(path).then(
+    () => true,
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return false;
+      throw error;
+    },
+  );
+}
+
+/**
+ * Copies the seed into a fresh sibling of the root, then renames that into place: rename is atomic, so a
+ * process starting at the same time sees either no root or a complete one, and the loser drops its copy.
+ */
+async function seedRoot(root: string, seed: string): Promise<void> {
+  if (await exists(root)) return;
+  await mkdir(dirname(root), { recursive: true });
+  const copy = await mkdtemp(`${root}.seeding-`);
+  try {
+    await cp(seed, copy, { recursive: true });
+    await rename(copy, root);
+  } catch (error) {
+    await rm(copy, { recursive: true, force: true });
+    if (!(await exists(root))) throw error;
+  }
+}
+
+class FilesystemSession implements ConnectorSession {
+  constructor(
+    readonly username: string,
+    /** realpath of `<root>/<username>` */
+    private readonly userDir: string,
+    private readonly perPage: number,
+    private readonly digests: DigestCache,
+  ) {}
+
+  listResources(query: CollectionQuery): Promise<CollectionPage> {
+    return listResources(this.userDir, this.username, { ...query, perPage: this.perPage });
+  }
+
+  async getResource(id: string): Promise<ResourceDetail> {
+    const relativePath = decodeId(id);
+    if (relativePath === null) throw ConnectorError.unknownResource(id);
+    const { absolute, stats } = await resolveInside(this.userDir, relativePath, id);
+    const { kind, kindName, title } = summarize(relativePath, stats.isDirectory());
+    const resource = {
+      kind,
+      kindName,
+      id,
+      title,
+      // Some filesystems do not record a birth time and report 0.
+      dateCreated: (stats.birthtimeMs > 0 ? stats.birthtime : stats.ctime).toISOString(),
+      dateModified: stats.mtime.toISOString(),
+    };
+    const path = `/${relativePath}`;
+    try {
+      if (stats.isFile()) {
+        const { md5, sha256 } = await this.digests.get(absolute, stats);
+        return {
+          ...resource,
+          hashes: { md5, sha256 },
+          extra: { path, size: stats.size, provider: 'filesystem' },
+          children: [],
+        };
+      }
+      const [{ size, fileCount }, children] = await Promise.all([
+        measureTree(absolute),
+        listChildren(absolute, relativePath),
+      ]);
+      return {
+        ...resource,
+        hashes: { md5: null, sha256: null },
+        extra: { path, size, file_count: fileCount, provider: 'filesystem' },
+        children,
+      };
+    } catch (error) {
+      throw toConnectorError(error, id);
+    }
+  }
+}
+
+class FilesystemConnector implements Connector {
+  private readonly digests = new DigestCache();
+  private seeding?: Promise<void>;
+
+  constructor(
+    private readonly root: string,
+    private readonly seed: string | undefined,
+    /** user name by sha256 of the token: plain tokens are not kept */
+    private readonly users: Map<string, string>,
+    private readonly perPage: number,
+  ) {}
+
+  async open(token: string): Promise<ConnectorSession> {
+    const username = this.users.get(sha256Hex(token));
+    if (username === undefined) throw ConnectorError.invalidToken();
+    const userDir = join(this.root, username);
+    try {
+      await this.prepareRoot();
+      // Not recursive: a missing root is a fault to report, not something to recreate silently.
+      await mkdir(userDir, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error;
+      });
+      const realUserDir = await realpath(userDir);
+      if (!(await stat(realUserDir)).isDirectory()) throw unavailable();
+      return new FilesystemSession(username, realUserDir, this.perPage, this.digests);
+    } catch {
+      throw unavailable();
+    }
+  }
+
+  async status(): Promise<TargetStatus> {
+    try {
+      await this.prepareRoot();
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+      return { ok: false, detail: `Copying the seed data into the root directory failed (${code}).` };
+    }
+    try {
+      if (!(await stat(this.root)).isDirectory())
+        return { ok: false, detail: 'The root path is not a directory.' };
+      await access(this.root, constants.R_OK | constants.X_OK);
+      return { ok: true, detail: 'The root directory exists and is readable.' };
+    } catch (error) {
+      const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+      return { ok: false, detail: `The root directory ${missing ? 'does not exist' : 'is not readable'}.` };
+    }
+  }
+
+  /** Seeds the root on first use, once per process; a failed attempt is tried again on the next use. */
+  private prepareRoot(): Promise<void> {
+    if (this.seed === undefined) return Promise.resolve();
+    this.seeding ??= seedRoot(this.root, this.seed).catch((error: unknown) => {
+      this.seeding = undefined;
+      throw error;
+    });
+    return this.seeding;
+  }
+}
+
+export const filesystemConnector: ConnectorDefinition<FilesystemOptions> = {
+  name: 'filesystem',
+  validateOptions,
+  create(options, context) {
+    return new FilesystemConnector(
+      resolve(context.dataDir, options.root),
+      options.seed === undefined ? undefined : resolve(context.configDir, options.seed),
+      usersByTokenDigest(options.tokens),
+      options.per_page ?? context.perPage,
+    );
+  },
+};

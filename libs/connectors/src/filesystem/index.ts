@@ -1,0 +1,2 @@
+export { filesystemConnector } from './filesystem.connector';
+export type { FilesystemOptions } from './options';

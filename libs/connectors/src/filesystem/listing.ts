@@ -1,0 +1,233 @@
+import type { Dirent, Stats } from 'node:fs';
+import { constants } from 'node:fs';
+import { lstat, open, opendir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CollectionPage, CollectionQuery, ResourceSummary, SearchFilter } from '../connector';
+import { ConnectorError } from '../connector-error';
+import { decodeId, encodeId, isReserved, resolveInside } from './paths';
+
+/** The service's metadata file, kept inside the project like any other file (and so visible). */
+export const FTS_METADATA_FILE = 'PRESQT_FTS_METADATA.json';
+/** The target's own keyword store of a project: a JSON array of strings. */
+export const KEYWORDS_FILE = '.presqt-keywords.json';
+const MAX_METADATA_BYTES = 1 << 20;
+
+type PageRequest = CollectionQuery & { perPage: number };
+/** How many entries of one directory are examined at the same time. */
+const CONCURRENCY = 32;
+
+export function summarize(relativePath: string, isDirectory: boolean): ResourceSummary {
+  const segments = relativePath.split('/');
+  const parent = segments.slice(0, -1).join('/');
+  return {
+    kind: isDirectory ? 'container' : 'item',
+    kindName: !isDirectory ? 'file' : segments.length === 1 ? 'project' : 'folder',
+    id: encodeId(relativePath),
+    container: parent === '' ? null : encodeId(parent),
+    title: segments[segments.length - 1],
+  };
+}
+
+/** Streams a directory (never reading it whole) and handles a bounded number of entries at a time. */
+async function forEachEntry(dir: string, handle: (entry: Dirent) => Promise<void>): Promise<void> {
+  let batch: Promise<void>[] = [];
+  for await (const entry of await opendir(dir)) {
+    if (isReserved(entry.name)) continue;
+    batch.push(handle(entry));
+    if (batch.length === CONCURRENCY) {
+      await Promise.all(batch);
+      batch = [];
+    }
+  }
+  await Promise.all(batch);
+}
+
+/** lstat that answers null for an entry removed since its directory was read. */
+async function lstatIfPresent(path: string): Promise<Stats | null> {
+  try {
+    return await lstat(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+interface Project {
+  name: string;
+  mtimeMs: number;
+}
+
+/** Newest first, then by name, so that pages are stable. */
+function compareProjects(a: Project, b: Project): number {
+  return b.mtimeMs - a.mtimeMs || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+}
+
+/** The `limit` first projects in order among all those added, holding no more than `limit` of them. */
+class TopProjects {
+  readonly best: Project[] = [];
+
+  constructor(private readonly limit: number) {}
+
+  add(project: Project): void {
+    let low = 0;
+    let high = this.best.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (compareProjects(this.best[middle], project) <= 0) low = middle + 1;
+      else high = middle;
+    }
+    if (low >= this.limit) return;
+    this.best.splice(low, 0, project);
+    if (this.best.length > this.limit) this.best.pop();
+  }
+}
+
+/** Reads a small JSON file without following a symlink; anything unreadable, oversized or invalid is undefined. */
+async function readSmallJson(path: string): Promise<unknown> {
+  // O_NONBLOCK: a FIFO planted under this name cannot hang the open.
+  const file = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(
+    () => null,
+  );
+  if (!file) return undefined;
+  try {
+    const stats = await file.stat();
+    if (!stats.isFile() || stats.size > MAX_METADATA_BYTES) return undefined;
+    const { buffer, bytesRead } = await file.read(Buffer.alloc(stats.size), 0, stats.size, 0);
+    return JSON.parse(buffer.toString('utf8', 0, bytesRead)) as unknown;
+  } catch {
+    return undefined;
+  } finally {
+    await file.close();
+  }
+}
+
+function field(value: unknown, key: string): unknown {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}
+
+/** "first last" and the ORCID of each creator in a metadata file's extra_metadata. */
+function creatorNames(metadata: unknown): string[] {
+  const creators = field(field(metadata, 'extra_metadata'), 'creators');
+  if (!Array.isArray(creators)) return [];
+  return creators.flatMap((creator) => {
+    const name = strings([field(creator, 'first_name'), field(creator, 'last_name')]).join(' ');
+    return strings([name, field(creator, 'ORCID')]).filter((text) => text !== '');
+  });
+}
+
+type Matcher = (projectDir: string, name: string) => Promise<boolean>;
+
+function matcherFor(filter: Exclude<SearchFilter, 'id'>, value: string, username: string): Matcher {
+  const needle = value.toLowerCase();
+  const matches = (texts: string[]) => texts.some((text) => text.toLowerCase().includes(needle));
+  // The owner's name matching makes every project match, without reading any file.
+  const ownerMatches = matches([username]);
+  const creatorsMatch = (metadata: unknown) => matches(creatorNames(metadata));
+  const keywords = async (dir: string, metadata: unknown) =>
+    matches(strings(field(metadata, 'allKeywords'))) ||
+    matches(strings(await readSmallJson(join(dir, KEYWORDS_FILE))));
+  const metadataOf = (dir: string) => readSmallJson(join(dir, FTS_METADATA_FILE));
+  switch (filter) {
+    case 'title':
+      return async (_dir, name) => matches([name]);
+    case 'author':
+      return async (dir) => ownerMatches || creatorsMatch(await metadataOf(dir));
+    case 'keywords':
+      return async (dir) => keywords(dir, await metadataOf(dir));
+    case 'general':
+      return async (dir, name) => {
+        if (ownerMatches || matches([name])) return true;
+        const metadata = await metadataOf(dir);
+        return creatorsMatch(metadata) || (await keywords(dir, metadata));
+      };
+  }
+}
+
+/** The user's projects (optionally filtered), newest first, one page of them. */
+async function listProjects(userDir: string, query: PageRequest, match?: Matcher): Promise<CollectionPage> {
+  const top = new TopProjects(query.page * query.perPage);
+  let total = 0;
+  await forEachEntry(userDir, async (entry) => {
+    if (!entry.isDirectory()) return;
+    const dir = join(userDir, entry.name);
+    if (match && !(await match(dir, entry.name))) return;
+    const stats = await lstatIfPresent(dir);
+    if (!stats?.isDirectory()) return;
+    total++;
+    top.add({ name: entry.name, mtimeMs: stats.mtimeMs });
+  });
+  const page = top.best.slice((query.page - 1) * query.perPage);
+  return { resources: page.map((project) => summarize(project.name, true)), total, perPage: query.perPage };
+}
+
+/** The one resource, at any depth, with this id; none when the id names nothing the user may see. */
+async function findById(
+  userDir: string,
+  id: string,
+  { page, perPage }: PageRequest,
+): Promise<CollectionPage> {
+  const relativePath = decodeId(id);
+  if (relativePath === null) return { resources: [], total: 0, perPage };
+  try {
+    const { stats } = await resolveInside(userDir, relativePath, id);
+    return { resources: page === 1 ? [summarize(relativePath, stats.isDirectory())] : [], total: 1, perPage };
+  } catch (error) {
+    if (error instanceof ConnectorError) return { resources: [], total: 0, perPage };
+    throw error;
+  }
+}
+
+export async function listResources(
+  userDir: string,
+  username: string,
+  query: PageRequest,
+): Promise<CollectionPage> {
+  const search = query.search;
+  if (!search) return listProjects(userDir, query);
+  if (search.filter === 'id') return findById(userDir, search.value, query);
+  return listProjects(userDir, query, matcherFor(search.filter, search.value, username));
+}
+
+/** Direct children of a container: directories then files, each by name; links and reserved names left out. */
+export async function listChildren(dir: string, relativePath: string): Promise<ResourceSummary[]> {
+  const directories: string[] = [];
+  const files: string[] = [];
+  await forEachEntry(dir, async (entry) => {
+    if (entry.isDirectory()) directories.push(entry.name);
+    else if (entry.isFile()) files.push(entry.name);
+  });
+  const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return [
+    ...directories.sort(byName).map((name) => summarize(`${relativePath}/${name}`, true)),
+    ...files.sort(byName).map((name) => summarize(`${relativePath}/${name}`, false)),
+  ];
+}
+
+/** Total bytes and number of the regular files below a directory, walking it level by level. */
+export async function measureTree(dir: string): Promise<{ size: number; fileCount: number }> {
+  let size = 0;
+  let fileCount = 0;
+  const pending = [dir];
+  for (let current = pending.pop(); current !== undefined; current = pending.pop()) {
+    const parent = current;
+    try {
+      await forEachEntry(parent, async (entry) => {
+        const path = join(parent, entry.name);
+        if (entry.isDirectory()) pending.push(path);
+        if (!entry.isFile()) return;
+        const stats = await lstatIfPresent(path);
+        if (!stats?.isFile()) return;
+        size += stats.size;
+        fileCount++;
+      });
+    } catch (error) {
+      // A folder removed during the walk simply no longer counts.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || parent === dir) throw error;
+    }
+  }
+  return { size, fileCount };
+}

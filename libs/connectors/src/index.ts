@@ -1,0 +1,4 @@
+export * from './connector';
+export * from './connector-error';
+export * from './catalogue';
+export * from './http-status-probe';

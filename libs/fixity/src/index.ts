@@ -1,0 +1,1 @@
+export { createMultiHasher, hashFile, type MultiHasher } from './hash';
