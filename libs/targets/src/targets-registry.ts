@@ -1,0 +1,105 @@
+import { dirname } from 'node:path';
+import { ServiceError } from '@app/common';
+import type { AppConfig } from '@app/config';
+import {
+  type Connector,
+  findConnector,
+  PENDING_CONNECTORS,
+  probeHttpStatus,
+  type TargetStatus,
+} from '@app/connectors';
+import { loadTargetsFile } from './load-targets-file';
+import type { TargetAction, TargetEntry } from './target-entry';
+
+/** A target of the targets file together with the connector that serves it. */
+export class Target {
+  constructor(
+    readonly entry: TargetEntry,
+    private readonly connectorInstance: Connector | undefined,
+    private readonly statusTimeoutMs: number,
+  ) {}
+
+  get name(): string {
+    return this.entry.name;
+  }
+
+  supports(action: TargetAction): boolean {
+    return this.entry.supported_actions[action];
+  }
+
+  /** Throws 400 naming the action when the target does not offer it. */
+  requireAction(action: TargetAction): void {
+    if (!this.supports(action)) {
+      throw ServiceError.badRequest(`PresQT Error: '${this.name}' does not support the action '${action}'.`);
+    }
+  }
+
+  /** The connector; 501 while this repository's connector has not landed in this build. */
+  get connector(): Connector {
+    if (!this.connectorInstance) {
+      throw new ServiceError(
+        501,
+        `PresQT Error: the '${this.entry.connector}' connector that serves target '${this.name}' ` +
+          'is not available in this version of the service.',
+      );
+    }
+    return this.connectorInstance;
+  }
+
+  status(): Promise<TargetStatus> {
+    return this.connectorInstance
+      ? this.connectorInstance.status()
+      : probeHttpStatus(this.entry.status_url, this.statusTimeoutMs);
+  }
+}
+
+/** The targets of the targets file, loaded and validated once at start-up (decision 5). */
+export class TargetsRegistry {
+  private readonly byName: Map<string, Target>;
+
+  private constructor(readonly targets: readonly Target[]) {
+    this.byName = new Map(targets.map((target) => [target.name, target]));
+  }
+
+  /** Throws TargetsFileError naming each bad entry and field. */
+  static load(config: AppConfig): TargetsRegistry {
+    const entries = loadTargetsFile(config.targetsFile, (entry) => {
+      const definition = findConnector(entry.connector);
+      if (definition) {
+        return definition
+          .validateOptions(entry.options ?? {})
+          .map((problem) => `field 'options': ${problem}`);
+      }
+      if (PENDING_CONNECTORS.includes(entry.connector)) return [];
+      const known = [...PENDING_CONNECTORS, 'filesystem'].sort().join(', ');
+      return [
+        `field 'connector' names '${entry.connector}', which is not a known connector (known: ${known})`,
+      ];
+    });
+    const context = {
+      dataDir: config.dataDir,
+      configDir: dirname(config.targetsFile),
+      perPage: config.perPage,
+    };
+    return new TargetsRegistry(
+      entries.map((entry) => {
+        const connector = findConnector(entry.connector)?.create(entry.options ?? {}, {
+          ...context,
+          targetName: entry.name,
+        });
+        return new Target(entry, connector, config.statusTimeoutMs);
+      }),
+    );
+  }
+
+  find(name: string): Target | undefined {
+    return this.byName.get(name);
+  }
+
+  /** Throws 404 naming the unknown target. */
+  require(name: string): Target {
+    const target = this.find(name);
+    if (!target) throw ServiceError.notFound(`PresQT Error: '${name}' is not a valid Target name.`);
+    return target;
+  }
+}
