@@ -1,0 +1,29 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { AppConfig, ConfigModule } from '@app/config';
+import { TargetsModule, TargetsRegistry } from '@app/targets';
+import { ApiErrorFilter } from './common/api-error.filter';
+import { CommonModule } from './common/common.module';
+import { ResourcesModule } from './resources/resources.module';
+import { ApiRootController } from './root/api-root.controller';
+import { ServicesController } from './services/services.controller';
+import { StatusesModule } from './statuses/statuses.module';
+import { TargetsController } from './targets/targets.controller';
+
+@Module({})
+export class ApiModule {
+  static register(config: AppConfig, targets: TargetsRegistry): DynamicModule {
+    return {
+      module: ApiModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        TargetsModule.forRoot(targets),
+        CommonModule,
+        StatusesModule,
+        ResourcesModule,
+      ],
+      controllers: [ApiRootController, ServicesController, TargetsController],
+      providers: [{ provide: APP_FILTER, useClass: ApiErrorFilter }],
+    };
+  }
+}

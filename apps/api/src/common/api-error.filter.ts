@@ -1,0 +1,74 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { ServiceError } from '@app/common';
+import { RouteTable } from './route-table';
+
+/**
+ * The one place that turns errors into `{"error": message}` (decision 2). Unknown routes answer 404 and
+ * known routes asked with the wrong method 405; anything unexpected is logged and answers 500.
+ */
+@Catch()
+export class ApiErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ApiError');
+
+  constructor(private readonly routes: RouteTable) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const request = host.switchToHttp().getRequest<Request>();
+    const response = host.switchToHttp().getResponse<Response>();
+    const { status, message } = this.describe(exception, request, response);
+    if (response.headersSent) {
+      response.destroy();
+      return;
+    }
+    response.status(status).json({ error: message });
+  }
+
+  private describe(
+    exception: unknown,
+    request: Request,
+    response: Response,
+  ): { status: number; message: string } {
+    if (exception instanceof ServiceError) return { status: exception.status, message: exception.message };
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      if (status === 404 && this.isUnroutedRequest(exception)) {
+        const allowed = this.routes.methodsFor(request.path);
+        if (allowed.length > 0) {
+          response.setHeader('Allow', allowed.join(', '));
+          return {
+            status: 405,
+            message: `PresQT Error: method ${request.method} is not allowed on ${request.path}; allowed: ${allowed.join(', ')}.`,
+          };
+        }
+        return {
+          status: 404,
+          message: `PresQT Error: no endpoint at ${request.method} ${request.path}. The API is described at /api/docs.`,
+        };
+      }
+      return { status, message: httpExceptionMessage(exception) };
+    }
+    const bodyParserStatus = (exception as { status?: unknown; type?: unknown }).status;
+    if (typeof bodyParserStatus === 'number' && bodyParserStatus >= 400 && bodyParserStatus < 500) {
+      return { status: bodyParserStatus, message: `PresQT Error: ${(exception as Error).message}` };
+    }
+    this.logger.error(
+      `${request.method} ${request.path} failed`,
+      (exception as Error)?.stack ?? String(exception),
+    );
+    return { status: 500, message: 'PresQT Error: the server failed to handle the request.' };
+  }
+
+  /** Nest's own answer for a request that matched no route. */
+  private isUnroutedRequest(exception: HttpException): boolean {
+    return /^Cannot [A-Z]+ /.test(exception.message);
+  }
+}
+
+function httpExceptionMessage(exception: HttpException): string {
+  const body = exception.getResponse();
+  if (typeof body === 'string') return body;
+  const message = (body as { message?: unknown }).message;
+  if (Array.isArray(message)) return message.join('; ');
+  return typeof message === 'string' ? message : exception.message;
+}

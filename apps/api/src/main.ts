@@ -1,0 +1,32 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { closeOnSignals, loadSettingsOrExit } from '@app/config';
+import { ApiModule } from './api.module';
+import { setUpApiDocs } from './api-docs';
+
+async function bootstrap(): Promise<void> {
+  const { config, targets, logger } = loadSettingsOrExit('api');
+  const app = await NestFactory.create<NestExpressApplication>(ApiModule.register(config, targets), {
+    logger,
+  });
+  closeOnSignals(app, logger, 'API');
+  app.enableCors({
+    origin: true,
+    methods: ['GET', 'POST', 'PATCH'],
+    allowedHeaders: [
+      'content-type',
+      'presqt-source-token',
+      'presqt-destination-token',
+      'presqt-file-duplicate-action',
+      'presqt-keyword-action',
+      'presqt-email-opt-in',
+      'presqt-fairshare-evaluator-opt-in',
+    ],
+  });
+  setUpApiDocs(app);
+  await app.listen(config.port, config.host);
+  logger.log(`API listening on http://${config.host}:${config.port} with ${targets.targets.length} targets`);
+}
+
+void bootstrap();

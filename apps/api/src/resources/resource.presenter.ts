@@ -1,0 +1,62 @@
+import type { Request } from 'express';
+import type { ResourceDetail, ResourceSummary } from '@app/connectors';
+import type { Target } from '@app/targets';
+import type { Link, LinkBuilder } from '../common/link-builder';
+
+/** Turns connector resources into the API's shapes, with absolute links. */
+export class ResourcePresenter {
+  constructor(
+    private readonly builder: LinkBuilder,
+    private readonly request: Request,
+    private readonly target: Target,
+  ) {}
+
+  /** `/api_v1/targets/<t>/resources/<id>` plus `suffix`, as an absolute URL */
+  resourceUrl(id: string, suffix: string): string {
+    return this.builder.url(
+      this.request,
+      `/api_v1/targets/${this.target.name}/resources/${encodeURIComponent(id)}${suffix}`,
+    );
+  }
+
+  summary(resource: ResourceSummary) {
+    return {
+      kind: resource.kind,
+      kind_name: resource.kindName,
+      id: resource.id,
+      container: resource.container,
+      title: resource.title,
+      links: this.target.supports('resource_detail')
+        ? [{ name: 'Detail', link: this.resourceUrl(resource.id, '/'), method: 'GET' } satisfies Link]
+        : [],
+    };
+  }
+
+  detail(resource: ResourceDetail) {
+    const links: Link[] = [{ name: 'Detail', link: this.resourceUrl(resource.id, '/'), method: 'GET' }];
+    if (this.target.supports('resource_download')) {
+      links.push({ name: 'Download', link: this.resourceUrl(resource.id, '.zip/'), method: 'GET' });
+    }
+    if (resource.kind === 'container') {
+      if (this.target.supports('resource_upload')) {
+        links.push({ name: 'Upload', link: this.resourceUrl(resource.id, '/'), method: 'POST' });
+      }
+      if (this.target.supports('resource_transfer_in')) {
+        links.push({ name: 'Transfer', link: this.resourceUrl(resource.id, '/'), method: 'POST' });
+      }
+    }
+    return {
+      kind: resource.kind,
+      kind_name: resource.kindName,
+      id: resource.id,
+      title: resource.title,
+      date_created: resource.dateCreated,
+      date_modified: resource.dateModified,
+      hashes: resource.hashes,
+      extra: resource.extra,
+      children: resource.children.map((child) => this.summary(child)),
+      links,
+      actions: this.target.supports('resource_transfer_out') ? ['Transfer'] : [],
+    };
+  }
+}

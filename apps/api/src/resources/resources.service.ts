@@ -1,0 +1,74 @@
+import { Injectable } from '@nestjs/common';
+import type { Request } from 'express';
+import { ServiceError } from '@app/common';
+import { SEARCH_FILTERS, type CollectionQuery } from '@app/connectors';
+import { TargetsRegistry } from '@app/targets';
+import { LinkBuilder } from '../common/link-builder';
+import type { CollectionQueryDto } from './dto/collection-query.dto';
+import { ResourcePresenter } from './resource.presenter';
+
+@Injectable()
+export class ResourcesService {
+  constructor(
+    private readonly registry: TargetsRegistry,
+    private readonly links: LinkBuilder,
+  ) {}
+
+  async collection(request: Request, targetName: string, token: string, query: CollectionQueryDto) {
+    const target = this.registry.require(targetName);
+    target.requireAction('resource_collection');
+    const search = this.searchOf(target.entry.readable_name, target.entry.search_parameters, query);
+    const page = Number(query.page ?? '1');
+
+    const session = await target.connector.open(token);
+    const result = await session.listResources({ search, page });
+
+    const presenter = new ResourcePresenter(this.links, request, target);
+    const totalPages = Math.max(1, Math.ceil(result.total / result.perPage));
+    const searchPart = search ? `${search.filter}=${encodeURIComponent(search.value)}&` : '';
+    const basePage = this.links.url(request, `/api_v1/targets/${target.name}/resources/?${searchPart}page=`);
+    return {
+      resources: result.resources.map((resource) => presenter.summary(resource)),
+      pages: {
+        first_page: `${basePage}1`,
+        previous_page: page > 1 ? `${basePage}${Math.min(page - 1, totalPages)}` : null,
+        next_page: page < totalPages ? `${basePage}${page + 1}` : null,
+        last_page: `${basePage}${totalPages}`,
+        total_pages: totalPages,
+        per_page: result.perPage,
+        base_page: basePage,
+      },
+    };
+  }
+
+  async detail(request: Request, targetName: string, id: string, token: string) {
+    const target = this.registry.require(targetName);
+    target.requireAction('resource_detail');
+    const session = await target.connector.open(token);
+    const resource = await session.getResource(id);
+    return new ResourcePresenter(this.links, request, target).detail(resource);
+  }
+
+  /** The one search filter of the query (decision 4); a blank value means no search. */
+  private searchOf(
+    readableName: string,
+    supported: readonly string[],
+    query: CollectionQueryDto,
+  ): CollectionQuery['search'] {
+    const given = SEARCH_FILTERS.filter((filter) => query[filter] !== undefined);
+    if (given.length > 1) {
+      throw ServiceError.badRequest(
+        `PresQT Error: The search query is not formatted correctly. Use only one search filter at a time; got ${given.join(' and ')}.`,
+      );
+    }
+    const [filter] = given;
+    if (filter === undefined) return undefined;
+    if (!supported.includes(filter)) {
+      throw ServiceError.badRequest(
+        `PresQT Error: ${readableName} does not support ${filter} as a search parameter. Supported: ${supported.join(', ') || 'none'}.`,
+      );
+    }
+    const value = (query[filter] ?? '').trim();
+    return value === '' ? undefined : { filter, value };
+  }
+}

@@ -1,0 +1,29 @@
+import { Controller, Get, Req } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { LinkBuilder } from '../common/link-builder';
+
+@ApiTags('api')
+@Controller('api_v1')
+export class ApiRootController {
+  constructor(private readonly links: LinkBuilder) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Entry points of the API' })
+  @ApiOkResponse({
+    schema: {
+      type: 'object',
+      properties: Object.fromEntries(
+        ['targets', 'statuses', 'services', 'docs'].map((key) => [key, { type: 'string' }]),
+      ),
+    },
+  })
+  root(@Req() request: Request): Record<string, string> {
+    return {
+      targets: this.links.url(request, '/api_v1/targets/'),
+      statuses: this.links.url(request, '/api_v1/statuses/'),
+      services: this.links.url(request, '/api_v1/services/'),
+      docs: this.links.url(request, '/api/docs'),
+    };
+  }
+}

@@ -1,0 +1,8 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { LinkDto } from '../../common/dto/error.dto';
+
+export class ServiceDto {
+  @ApiProperty({ example: 'assessment', description: 'service identifier used in paths' }) name!: string;
+  @ApiProperty({ example: 'FAIR Assessment' }) readable_name!: string;
+  @ApiProperty({ type: [LinkDto] }) links!: LinkDto[];
+}
