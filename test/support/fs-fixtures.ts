@@ -1,0 +1,58 @@
+import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const ALL_ACTIONS = {
+  resource_collection: true,
+  resource_detail: true,
+  resource_download: true,
+  resource_upload: true,
+  resource_transfer_in: true,
+  resource_transfer_out: true,
+  keywords: true,
+  keywords_upload: true,
+};
+
+/** A filesystem targets-file entry; `overrides` replace top-level fields. */
+export function filesystemEntry(name: string, root: string, overrides: Record<string, unknown> = {}) {
+  return {
+    name,
+    readable_name: `Test ${name}`,
+    status_url: 'file:///',
+    token_url: 'http://localhost/token',
+    supported_actions: ALL_ACTIONS,
+    supported_transfer_partners: { transfer_in: [], transfer_out: [] },
+    supported_hash_algorithms: ['md5', 'sha256'],
+    infinite_depth: true,
+    search_parameters: ['general', 'title', 'id', 'author', 'keywords'],
+    connector: 'filesystem',
+    options: { root, tokens: { 'alice-token': 'alice', 'bob-token': 'bob' } },
+    ...overrides,
+  };
+}
+
+export function writeTargetsFile(entries: unknown[]): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'presqt-targets-')), 'targets.json');
+  writeFileSync(file, JSON.stringify(entries, null, 2));
+  return file;
+}
+
+/** Writes `files` (relative path → content) under `dir`. */
+export function writeTree(dir: string, files: Record<string, string | Buffer>): void {
+  for (const [path, content] of Object.entries(files)) {
+    const full = join(dir, path);
+    mkdirSync(join(full, '..'), { recursive: true });
+    writeFileSync(full, content);
+  }
+}
+
+/** Sets a path's modification time to `minutesAgo` before now. */
+export function touch(path: string, minutesAgo: number): void {
+  const when = new Date(Date.now() - minutesAgo * 60_000);
+  utimesSync(path, when, when);
+}
+
+/** base64url of a path relative to the user's directory: the filesystem connector's id scheme. */
+export function fsId(relativePath: string): string {
+  return Buffer.from(relativePath, 'utf8').toString('base64url');
+}

@@ -1,0 +1,106 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './ports';
+import { waitForPort } from './redis-server';
+
+export const ROOT = join(__dirname, '..', '..');
+export const SHIPPED_TARGETS_FILE = join(ROOT, 'config', 'targets.json');
+
+export interface RunningProcess {
+  child: ChildProcess;
+  /** everything the process printed so far */
+  output(): string;
+  /** resolves with the exit code (or signal) */
+  exited: Promise<number | string>;
+}
+
+/** Starts one built app (`api` or `worker`) as a real process. */
+export function startApp(app: 'api' | 'worker', env: Record<string, string>): RunningProcess {
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'apps', app, 'main.js')], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
+  );
+  return { child, output: () => output, exited };
+}
+
+export function waitForOutput(proc: RunningProcess, pattern: RegExp, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      if (pattern.test(proc.output())) return resolve();
+      if (proc.child.exitCode !== null || Date.now() > deadline) {
+        return reject(new Error(`did not see ${pattern} in output:\n${proc.output()}`));
+      }
+      setTimeout(check, 50);
+    };
+    check();
+  });
+}
+
+export interface Stack {
+  baseUrl: string;
+  dataDir: string;
+  env: Record<string, string>;
+  api: RunningProcess;
+  worker?: RunningProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * A running API (and, unless `worker: false`, a worker) against the shared test Redis, with a fresh data
+ * directory and a Redis key prefix of its own, so test files never see each other's state.
+ */
+export async function startStack(
+  options: { env?: Record<string, string>; worker?: boolean } = {},
+): Promise<Stack> {
+  const redisUrl = process.env.PRESQT_TEST_REDIS_URL;
+  if (!redisUrl)
+    throw new Error('PRESQT_TEST_REDIS_URL is not set: run the tests through jest (global setup)');
+  const dataDir = mkdtempSync(join(tmpdir(), 'presqt-data-'));
+  const port = await freePort();
+  const env = {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    REDIS_URL: redisUrl,
+    REDIS_PREFIX: `t${randomUUID().replace(/-/g, '').slice(0, 12)}`,
+    DATA_DIR: dataDir,
+    ...options.env,
+  };
+  const api = startApp('api', env);
+  const worker = options.worker === false ? undefined : startApp('worker', env);
+  try {
+    await Promise.race([
+      waitForPort(port, 20_000),
+      api.exited.then((code) => {
+        throw new Error(`API exited with ${code}:\n${api.output()}`);
+      }),
+    ]);
+    if (worker) await waitForOutput(worker, /Worker ready/);
+  } catch (error) {
+    api.child.kill('SIGKILL');
+    worker?.child.kill('SIGKILL');
+    throw error;
+  }
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    dataDir,
+    env,
+    api,
+    worker,
+    async stop() {
+      for (const proc of [api, worker]) proc?.child.kill('SIGTERM');
+      await Promise.all([api.exited, worker?.exited]);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import { createMultiHasher, hashFile } from '@app/fixity';
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+describe('fixity', () => {
+  let dir: string;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'fixity-'));
+  });
+
+  afterEach(async () => {
+    jest.restoreAllMocks();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('gives the known md5 and sha256 vectors', async () => {
+    const empty = join(dir, 'empty');
+    const abc = join(dir, 'abc');
+    await writeFile(empty, '');
+    await writeFile(abc, 'abc');
+
+    expect(await hashFile(empty, ['md5', 'sha256'])).toEqual({
+      md5: 'd41d8cd98f00b204e9800998ecf8427e',
+      sha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+    });
+    expect(await hashFile(abc, ['md5', 'sha256'])).toEqual({
+      md5: '900150983cd24fb0d6963f7d28e17f72',
+      sha256: 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+    });
+  });
+
+  it('hashes a multi-MiB file in one pass of 1 MiB chunks, matching crypto over the same bytes', async () => {
+    // 5 MiB + 123 bytes of a non-repeating pattern, so that chunk boundaries matter.
+    const bytes = Buffer.alloc(5 * (1 << 20) + 123);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 31 + (i >>> 11)) & 0xff;
+    const path = join(dir, 'big.bin');
+    await writeFile(path, bytes);
+    // The module object itself, which hash.ts calls through (a namespace import would be a copy).
+    const streams = jest.spyOn(jest.requireActual<typeof import('node:fs')>('node:fs'), 'createReadStream');
+
+    const digests = await hashFile(path, ['md5', 'sha256', 'sha512']);
+
+    expect(digests).toEqual({
+      md5: createHash('md5').update(bytes).digest('hex'),
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      sha512: createHash('sha512').update(bytes).digest('hex'),
+    });
+    expect(streams).toHaveBeenCalledTimes(1);
+    expect(streams).toHaveBeenCalledWith(path, { highWaterMark: 1 << 20 });
+  });
+
+  it('multi-hasher gives the same digests for a stream fed in pieces as for the whole', () => {
+    const text = Buffer.from('The quick brown fox jumps over the lazy dog');
+    const hasher = createMultiHasher(['md5', 'sha256']);
+    for (let i = 0; i < text.length; i += 7) hasher.update(text.subarray(i, i + 7));
+
+    expect(hasher.digest()).toEqual({
+      md5: '9e107d9d372bb6826bd81d3542a419d6',
+      sha256: 'd7a8fbb307d7809469ca9abcb0082e4f8d5651e46d3cdb762d02d0bf37c9e592',
+    });
+  });
+
+  it('refuses an unknown algorithm before reading, and a missing file', async () => {
+    expect(() => createMultiHasher(['md5', 'no-such-hash'])).toThrow();
+    await expect(hashFile(join(dir, 'missing'), ['md5'])).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
