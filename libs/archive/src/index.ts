@@ -1,0 +1,9 @@
+export { unsafePathReason } from './safe-path';
+export {
+  DEFAULT_ZIP_LIMITS,
+  RATIO_FLOOR_BYTES,
+  openZip,
+  type ZipArchive,
+  type ZipEntry,
+  type ZipLimits,
+} from './zip-reader';

@@ -1,0 +1,198 @@
+import { ServiceError } from '@app/common';
+import { PassThrough, type Readable } from 'node:stream';
+import * as yauzl from 'yauzl';
+import { unsafePathReason } from './safe-path';
+
+export interface ZipLimits {
+  /** most entries (files and directories) a zip may hold */
+  maxEntries: number;
+  /** most bytes its entries may add up to once decompressed */
+  maxTotalBytes: number;
+  /** highest decompressed/compressed size ratio, of one entry or of the whole zip, above RATIO_FLOOR_BYTES */
+  maxRatio: number;
+}
+
+export const DEFAULT_ZIP_LIMITS: ZipLimits = {
+  maxEntries: 100_000,
+  maxTotalBytes: 50 * 2 ** 30,
+  maxRatio: 200,
+};
+
+/** Below this many decompressed bytes a high ratio is harmless (say, a text file of spaces), so it is allowed. */
+export const RATIO_FLOOR_BYTES = 1 << 20;
+
+export interface ZipEntry {
+  /** '/'-separated, without the trailing '/' that marks a directory entry */
+  path: string;
+  /** decompressed size, as the central directory declares it (and as reading enforces) */
+  size: number;
+  compressedSize: number;
+  isDirectory: boolean;
+}
+
+export interface ZipArchive {
+  readonly entries: readonly ZipEntry[];
+  /**
+   * The decompressed bytes of a file entry, streamed. The stream fails with a ServiceError(400) when the
+   * entry's data is damaged or holds more or fewer bytes than declared.
+   */
+  openEntry(path: string): Promise<Readable>;
+  close(): void;
+}
+
+const FILE_TYPE_MASK = 0o170000;
+const REGULAR_FILE = 0o100000;
+const DIRECTORY = 0o040000;
+const SYMBOLIC_LINK = 0o120000;
+const STORED = 0;
+const DEFLATED = 8;
+
+/**
+ * Opens an uploaded zip through its central directory and refuses it, before any entry's data is read, when
+ * it is not a zip, is empty, or holds an entry that is unsafe (a path that escapes, a link, a device),
+ * encrypted, duplicated, or beyond the limits (count, total size, or a zip bomb's compression ratio).
+ */
+export async function openZip(path: string, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Promise<ZipArchive> {
+  let zipfile: yauzl.ZipFile;
+  try {
+    zipfile = await yauzl.openPromise(path, {
+      autoClose: false,
+      // Names are decoded and checked here, so that backslashes are refused rather than silently turned into '/'.
+      decodeStrings: false,
+      validateEntrySizes: true,
+    });
+  } catch (error) {
+    throw asUserError(error, () => "The file provided, 'presqt-file', is not a zip file.");
+  }
+  try {
+    const entries = await readCentralDirectory(zipfile, limits);
+    return {
+      entries: [...entries.values()].map(({ info }) => info),
+      openEntry: (entryPath) => openEntry(zipfile, entries.get(entryPath), entryPath),
+      close: () => zipfile.close(),
+    };
+  } catch (error) {
+    zipfile.close();
+    throw asUserError(
+      error,
+      (message) => `The zip file is damaged or uses an unsupported feature: ${message}`,
+    );
+  }
+}
+
+interface IndexedEntry {
+  info: ZipEntry;
+  entry: yauzl.Entry;
+}
+
+async function readCentralDirectory(
+  zipfile: yauzl.ZipFile,
+  limits: ZipLimits,
+): Promise<Map<string, IndexedEntry>> {
+  if (zipfile.entryCount === 0) throw ServiceError.badRequest('The zip file is empty: it holds no entries.');
+  if (zipfile.entryCount > limits.maxEntries)
+    throw ServiceError.badRequest(
+      `The zip holds ${zipfile.entryCount} entries, over the limit of ${limits.maxEntries}.`,
+    );
+  const entries = new Map<string, IndexedEntry>();
+  let totalBytes = 0;
+  for await (const entry of zipfile.eachEntry()) {
+    const info = checkEntry(entry, limits);
+    if (entries.has(info.path))
+      throw ServiceError.badRequest(`The zip entry ${quote(info.path)} appears twice.`);
+    entries.set(info.path, { info, entry });
+    totalBytes += info.size;
+    if (totalBytes > limits.maxTotalBytes)
+      throw ServiceError.badRequest(
+        `The zip's entries add up to more than ${limits.maxTotalBytes} bytes once decompressed, over the limit.`,
+      );
+  }
+  if (isBomb(totalBytes, zipfile.fileSize, limits))
+    throw ServiceError.badRequest(
+      `The zip expands from ${zipfile.fileSize} to ${totalBytes} bytes, a ratio over ${limits.maxRatio}:1 ` +
+        'as in a zip bomb; such zips are refused.',
+    );
+  return entries;
+}
+
+function checkEntry(entry: yauzl.Entry, limits: ZipLimits): ZipEntry {
+  const name = entryName(entry);
+  const refuse = (rule: string) =>
+    ServiceError.badRequest(`The zip entry ${quote(name)} ${rule}; such zips are refused.`);
+  const unsafe = unsafePathReason(name);
+  if (unsafe) throw refuse(unsafe);
+  // The high 16 bits hold a Unix mode when the zip was made on a Unix-like system; 0 otherwise.
+  const fileType = (entry.externalFileAttributes >>> 16) & FILE_TYPE_MASK;
+  if (fileType === SYMBOLIC_LINK) throw refuse('is a symbolic link');
+  if (fileType !== 0 && fileType !== REGULAR_FILE && fileType !== DIRECTORY)
+    throw refuse('is neither a regular file nor a directory');
+  if (entry.isEncrypted()) throw refuse('is encrypted');
+  if (entry.compressionMethod !== STORED && entry.compressionMethod !== DEFLATED)
+    throw refuse(
+      `uses compression method ${entry.compressionMethod}, where only stored and deflated can be read`,
+    );
+  if (isBomb(entry.uncompressedSize, entry.compressedSize, limits))
+    throw refuse(
+      `expands from ${entry.compressedSize} to ${entry.uncompressedSize} bytes, a ratio over ${limits.maxRatio}:1 as in a zip bomb`,
+    );
+  const isDirectory = name.endsWith('/');
+  return {
+    path: isDirectory ? name.slice(0, -1) : name,
+    size: entry.uncompressedSize,
+    compressedSize: entry.compressedSize,
+    isDirectory,
+  };
+}
+
+const UTF8_NAME_FLAG = 0x800;
+const UNICODE_PATH_FIELD = 0x7075;
+
+function entryName(entry: yauzl.Entry): string {
+  // yauzl reads the bytes below 0x20 of a name not flagged UTF-8 as CP437 glyphs ('\n' as '◙'); Python and
+  // Info-ZIP read them as the control characters they are, which a BagIt name may hold (archiver flags a name
+  // UTF-8 only when it is not ASCII).
+  const plainAscii =
+    !(entry.generalPurposeBitFlag & UTF8_NAME_FLAG) &&
+    !entry.extraFields.some((field) => field.id === UNICODE_PATH_FIELD) &&
+    entry.fileNameRaw.every((byte) => byte < 0x80);
+  if (plainAscii) return entry.fileNameRaw.toString('ascii');
+  return yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileNameRaw, entry.extraFields, true);
+}
+
+function isBomb(size: number, compressedSize: number, limits: ZipLimits): boolean {
+  return size > RATIO_FLOOR_BYTES && size / Math.max(compressedSize, 1) > limits.maxRatio;
+}
+
+async function openEntry(
+  zipfile: yauzl.ZipFile,
+  indexed: IndexedEntry | undefined,
+  path: string,
+): Promise<Readable> {
+  if (!indexed || indexed.info.isDirectory) throw new Error(`The zip has no file entry ${quote(path)}`);
+  const damaged = (error: unknown) =>
+    asUserError(error, (message) => `The zip entry ${quote(path)} is damaged: ${message}`);
+  let source: Readable;
+  try {
+    source = await zipfile.openReadStreamPromise(indexed.entry);
+  } catch (error) {
+    throw damaged(error);
+  }
+  // A relay rather than yauzl's own stream, so that its format errors reach the reader as 400s.
+  const relay = new PassThrough();
+  source.on('error', (error) => relay.destroy(damaged(error)));
+  relay.on('close', () => source.destroy());
+  return source.pipe(relay);
+}
+
+/**
+ * yauzl's and zlib's complaints about the bytes become 400s; system errors (a file that can't be read, which
+ * carry a `syscall`) stay faults.
+ */
+function asUserError(error: unknown, describe: (message: string) => string): Error {
+  if (!(error instanceof Error) || error instanceof ServiceError || 'syscall' in error) return error as Error;
+  return ServiceError.badRequest(describe(error.message));
+}
+
+function quote(name: string): string {
+  return JSON.stringify(name);
+}

@@ -1,0 +1,199 @@
+import { unsafePathReason } from '@app/archive';
+import { createMultiHasher } from '@app/fixity';
+import archiver from 'archiver';
+import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { Transform, type Readable, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { SUPPORTED_ALGORITHMS, encodeManifestPath } from './tag-files';
+
+export interface BagZipWriterOptions {
+  /** where the zip goes: a stream, or a file path (which abort() removes) */
+  output: Writable | string;
+  /** the bag's folder in the zip, e.g. `lab_download_abc` */
+  rootName: string;
+  /** payload algorithms besides sha256 and sha512, which every bag has (e.g. the md5 a target supplies) */
+  algorithms?: readonly string[];
+  /**
+   * bag-info.txt fields in order, e.g. Bag-Software-Agent and External-Identifier. Bagging-Date defaults to
+   * today; Payload-Oxum is computed.
+   */
+  bagInfo?: Record<string, string | readonly string[]>;
+}
+
+/** Extensions of text formats, which deflate well; everything else (images, archives, data) is stored. */
+const TEXT_EXTENSIONS = new Set(
+  'txt csv tsv json jsonld xml md markdown rst html htm css js ts yaml yml toml ini cfg conf log py r rmd ipynb tex bib sql sh c h cpp java rdf ttl nt svg geojson'.split(
+    ' ',
+  ),
+);
+
+function looksLikeText(path: string): boolean {
+  const dot = path.lastIndexOf('.');
+  return dot > path.lastIndexOf('/') && TEXT_EXTENSIONS.has(path.slice(dot + 1).toLowerCase());
+}
+
+/** Files the writer makes itself, which addTagFile may not replace. */
+const RESERVED_TAG_FILE = /^(bagit\.txt|bag-info\.txt|fetch\.txt|(tag)?manifest-.*\.txt)$/;
+
+function checkedRelativePath(path: string, what: string): string {
+  const unsafe = unsafePathReason(path);
+  if (unsafe) throw new Error(`The ${what} ${JSON.stringify(path)} ${unsafe}`);
+  return path;
+}
+
+interface ManifestLine {
+  path: string;
+  hashes: Record<string, string>;
+}
+
+/**
+ * Writes one BagIt 1.0 bag as a zip stream (ZIP64 when sizes need it): payload files are hashed while they
+ * stream into the zip, so memory stays bounded whatever their sizes, and finalize() adds bagit.txt,
+ * bag-info.txt and the payload and tag manifests. Add files one at a time, awaiting each.
+ */
+export class BagZipWriter {
+  /** the payload (and tag) manifest algorithms */
+  readonly algorithms: string[];
+  private readonly root: string;
+  private readonly bagInfo: [string, string][];
+  private readonly archive = archiver('zip', { zlib: { level: 1 } });
+  private readonly ownedPath: string | null;
+  /** settles when the zip is fully written to the output, or when writing failed */
+  private readonly written: Promise<void>;
+  private readonly payload: ManifestLine[] = [];
+  private readonly tagFiles: ManifestLine[] = [];
+  private readonly names = new Set<string>();
+  private payloadBytes = 0;
+  /** the payload file streaming in, to fail it when the zip fails */
+  private current: Transform | null = null;
+  /** why the zip can no longer be written (aborted, or its output failed); later additions fail with it */
+  private failure: Error | null = null;
+
+  constructor(options: BagZipWriterOptions) {
+    const rootName = options.rootName.replace(/\/$/, '');
+    if (rootName.includes('/'))
+      throw new Error(`The bag's root name ${JSON.stringify(rootName)} contains a '/'`);
+    this.root = `${checkedRelativePath(rootName, "bag's root name")}/`;
+    this.algorithms = [...new Set(['sha256', 'sha512', ...(options.algorithms ?? [])])];
+    const unsupported = this.algorithms.filter((algorithm) => !SUPPORTED_ALGORITHMS.includes(algorithm));
+    if (unsupported.length > 0) throw new Error(`Unsupported manifest algorithms: ${unsupported.join(', ')}`);
+    this.bagInfo = Object.entries(options.bagInfo ?? {}).flatMap(([label, values]) =>
+      (typeof values === 'string' ? [values] : values).map((value): [string, string] => [label, value]),
+    );
+    const badLabel = this.bagInfo.find(([label]) => /[:\r\n]/.test(label) || label === 'Payload-Oxum');
+    if (badLabel) throw new Error(`bag-info.txt can't take the label ${JSON.stringify(badLabel[0])}`);
+    if (!this.bagInfo.some(([label]) => label === 'Bagging-Date'))
+      this.bagInfo.unshift(['Bagging-Date', new Date().toISOString().slice(0, 10)]);
+
+    this.ownedPath = typeof options.output === 'string' ? options.output : null;
+    const output = typeof options.output === 'string' ? createWriteStream(options.output) : options.output;
+    this.written = pipeline(this.archive, output);
+    this.written.catch((error: Error) => {
+      this.failure ??= error;
+      this.current?.destroy(error);
+    });
+  }
+
+  /**
+   * Streams a payload file into `data/<relativePath>` and resolves, once all its bytes went through, with
+   * their digests for each algorithm (for comparing with the source's own hash). `size`, when known, is
+   * checked against the bytes received, so that a truncated source is not taken for a complete file. When
+   * this rejects, the zip is unusable: abort() it.
+   */
+  async addPayloadFile(
+    relativePath: string,
+    content: Readable,
+    size?: number,
+  ): Promise<Record<string, string>> {
+    // a file piped into a dead archive would wait for ever
+    if (this.failure) throw this.failure;
+    if (this.current) throw new Error('addPayloadFile was called before the previous file was added');
+    const path = this.claim(`data/${checkedRelativePath(relativePath, 'payload path')}`);
+    const hasher = createMultiHasher(this.algorithms);
+    let bytes = 0;
+    const hashing = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        hasher.update(chunk);
+        bytes += chunk.length;
+        callback(null, chunk);
+      },
+    });
+    this.current = hashing;
+    this.archive.append(hashing, { name: this.root + path, store: !looksLikeText(path) });
+    try {
+      await pipeline(content, hashing);
+    } finally {
+      this.current = null;
+    }
+    if (size !== undefined && bytes !== size)
+      throw new Error(`${path}: the source gave ${bytes} bytes where ${size} were announced`);
+    const hashes = hasher.digest();
+    this.payload.push({ path, hashes });
+    this.payloadBytes += bytes;
+    return hashes;
+  }
+
+  /** An explicit entry for a payload directory, so that an empty one survives. */
+  addDirectory(relativePath: string): void {
+    const path = this.claim(
+      `data/${checkedRelativePath(relativePath.replace(/\/$/, ''), 'payload directory')}`,
+    );
+    // archiver makes a directory entry of a name ending in '/'
+    this.archive.append(Buffer.alloc(0), { name: `${this.root}${path}/` });
+  }
+
+  /** A tag file at the bag's root (e.g. PRESQT_FTS_METADATA.json), covered by the tag manifests. */
+  addTagFile(name: string, content: string | Buffer): void {
+    if (name.startsWith('data/') || RESERVED_TAG_FILE.test(name))
+      throw new Error(`${name} can't be added as a tag file: it is payload or made by the writer`);
+    this.appendTagFile(checkedRelativePath(name, 'tag file name'), content);
+  }
+
+  /** Writes the tag files and the zip's central directory; resolves once the output has all of it. */
+  async finalize(): Promise<void> {
+    this.appendTagFile('bagit.txt', 'BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n');
+    const bagInfo: [string, string][] = [
+      ...this.bagInfo,
+      ['Payload-Oxum', `${this.payloadBytes}.${this.payload.length}`],
+    ];
+    // a value must stay on its line
+    this.appendTagFile(
+      'bag-info.txt',
+      bagInfo.map(([label, value]) => `${label}: ${value.replace(/\s*[\r\n]+\s*/g, ' ')}\n`).join(''),
+    );
+    for (const algorithm of this.algorithms)
+      this.appendTagFile(`manifest-${algorithm}.txt`, manifest(this.payload, algorithm));
+    const tagFiles = [...this.tagFiles];
+    for (const algorithm of this.algorithms)
+      this.appendTagFile(`tagmanifest-${algorithm}.txt`, manifest(tagFiles, algorithm));
+    await this.archive.finalize();
+    await this.written;
+  }
+
+  /** Stops writing (a cancelled job): the zip is left incomplete, and removed when the writer made the file. */
+  async abort(): Promise<void> {
+    this.failure ??= new Error('The bag zip was aborted');
+    this.archive.destroy(this.failure);
+    await this.written.catch(() => undefined);
+    if (this.ownedPath !== null) await rm(this.ownedPath, { force: true });
+  }
+
+  private claim(path: string): string {
+    if (this.names.has(path)) throw new Error(`${path} was already added to the bag`);
+    this.names.add(path);
+    return path;
+  }
+
+  private appendTagFile(name: string, content: string | Buffer): void {
+    const bytes = Buffer.from(content);
+    const hasher = createMultiHasher(this.algorithms);
+    hasher.update(bytes);
+    this.tagFiles.push({ path: this.claim(name), hashes: hasher.digest() });
+    this.archive.append(bytes, { name: this.root + name, store: !looksLikeText(name) });
+  }
+}
+
+function manifest(lines: ManifestLine[], algorithm: string): string {
+  return lines.map(({ path, hashes }) => `${hashes[algorithm]}  ${encodeManifestPath(path)}\n`).join('');
+}

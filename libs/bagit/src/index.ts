@@ -1,0 +1,17 @@
+export { BagZipWriter, type BagZipWriterOptions } from './bag-zip-writer';
+export { findBagRoot } from './bag-root';
+export {
+  directoryBagSource,
+  zipBagSource,
+  MAX_TAG_FILE_BYTES,
+  type BagEntry,
+  type BagSource,
+} from './source';
+export {
+  SUPPORTED_ALGORITHMS,
+  decodeManifestPath,
+  encodeManifestPath,
+  type FetchItem,
+  type TagField,
+} from './tag-files';
+export { validateBag, type BagValidation, type PayloadFile } from './validate';

@@ -1,0 +1,374 @@
+import { createMultiHasher } from '@app/fixity';
+import type { BagEntry, BagSource } from './source';
+import {
+  SUPPORTED_ALGORITHMS,
+  parseFetch,
+  parseManifest,
+  parseTagFields,
+  tagFileDecoder,
+  type FetchItem,
+  type ManifestEntry,
+  type Problems,
+  type TagField,
+} from './tag-files';
+
+export interface PayloadFile {
+  /** relative to the bag's data/ directory */
+  path: string;
+  size: number;
+  /** computed from the bytes, one hex digest per payload manifest algorithm */
+  hashes: Record<string, string>;
+}
+
+export interface BagValidation {
+  valid: boolean;
+  errors: string[];
+  warnings: string[];
+  /** bagit.txt's BagIt-Version; null when bagit.txt could not be read */
+  version: string | null;
+  /** bag-info.txt's fields, in order; a label may repeat */
+  info: TagField[];
+  /** the algorithms of the payload manifests that were checked */
+  algorithms: string[];
+  /** the payload files, verified; empty when the bag's layout was already wrong, as checksums are then skipped */
+  payload: PayloadFile[];
+  fetchItems: FetchItem[];
+}
+
+interface Manifest {
+  fileName: string;
+  algorithm: string;
+  /** keyed by the NFC form of the path */
+  entries: Map<string, ManifestEntry>;
+}
+
+/** A checksum that a manifest gives for a file. */
+interface Expectation {
+  manifest: string;
+  algorithm: string;
+  checksum: string;
+  /** the path as the manifest writes it */
+  listedPath: string;
+}
+
+/** Files that operating systems and copying tools add and drop at will: their absence loses nothing. */
+const CLUTTER = new Set(['.DS_Store', 'Thumbs.db']);
+
+function isClutter(path: string): boolean {
+  return CLUTTER.has(path.slice(path.lastIndexOf('/') + 1));
+}
+
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+const decodeUtf8 = (bytes: Buffer) => new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+
+function append<K, V>(map: Map<K, V[]>, key: K, ...values: V[]): void {
+  map.set(key, [...(map.get(key) ?? []), ...values]);
+}
+
+/**
+ * Validates a bag per RFC 8493 and the 0.96/0.97 drafts: bagit.txt, tag file encodings, bag-info.txt,
+ * complete and consistent payload manifests, Payload-Oxum, fetch.txt, then every checksum, each file being
+ * read once for all algorithms. Problems of the bag are reported in the result; it throws only when the
+ * source can't be read (or refuses, with a ServiceError, what it holds, such as a link).
+ */
+export async function validateBag(source: BagSource): Promise<BagValidation> {
+  return new BagValidator(source, await source.list()).run();
+}
+
+class BagValidator {
+  private readonly problems: Problems = { errors: [], warnings: [] };
+  private readonly sizes: Map<string, number>;
+  /** every file's actual path, by its NFC form */
+  private readonly byNormalizedPath = new Map<string, string>();
+  /** bagit.txt's Tag-File-Character-Encoding, and how to decode it */
+  private encoding = 'UTF-8';
+  private decodeTagFile = decodeUtf8;
+
+  constructor(
+    private readonly source: BagSource,
+    private readonly entries: BagEntry[],
+  ) {
+    this.sizes = new Map(
+      entries.filter((entry) => !entry.isDirectory).map((entry) => [entry.path, entry.size]),
+    );
+    for (const path of this.sizes.keys()) {
+      const other = this.byNormalizedPath.get(path.normalize('NFC'));
+      if (other === undefined) this.byNormalizedPath.set(path.normalize('NFC'), path);
+      else
+        this.error(`${other} and ${path} differ only in Unicode normalization, so they can't be told apart`);
+    }
+  }
+
+  async run(): Promise<BagValidation> {
+    const version = await this.readBagitTxt();
+    // Without a usable bagit.txt, the other tag files can't even be decoded.
+    const contents =
+      version === null
+        ? { info: [], algorithms: [], payload: [], fetchItems: [] }
+        : await this.readContents();
+    const { errors, warnings } = this.problems;
+    return { valid: errors.length === 0, errors, warnings, version, ...contents };
+  }
+
+  private async readContents(): Promise<
+    Pick<BagValidation, 'info' | 'algorithms' | 'payload' | 'fetchItems'>
+  > {
+    const info = await this.readTagFields('bag-info.txt');
+    const fetchItems = this.sizes.has('fetch.txt')
+      ? parseFetch(await this.readText('fetch.txt'), this.problems)
+      : [];
+    const manifests = await this.readManifests('manifest');
+    const algorithms = manifests.map((manifest) => manifest.algorithm);
+    const expected = this.matchPayload(manifests, fetchItems, info);
+    // Checksums only for a bag whose layout is right: an incomplete upload fails without reading gigabytes.
+    const payload = this.problems.errors.length === 0 ? await this.checkPayload(expected, algorithms) : [];
+    await this.checkTagManifests(await this.readManifests('tagmanifest'));
+    return { info, algorithms, payload, fetchItems };
+  }
+
+  private error(message: string): void {
+    this.problems.errors.push(message);
+  }
+
+  private warn(message: string): void {
+    this.problems.warnings.push(message);
+  }
+
+  /** The BagIt-Version, once bagit.txt is known to be usable; else null. */
+  private async readBagitTxt(): Promise<string | null> {
+    if (!this.sizes.has('bagit.txt')) {
+      this.error('bagit.txt is missing: a bag has one at its root, declaring its BagIt-Version and encoding');
+      return null;
+    }
+    const bytes = await this.source.readTagFile('bagit.txt');
+    if (bytes.subarray(0, 3).equals(UTF8_BOM))
+      this.error('bagit.txt starts with a byte-order mark, which BagIt forbids');
+    const fields = parseTagFields(await this.readText('bagit.txt'), 'bagit.txt', this.problems.errors);
+    const field = (label: string) => fields.find((candidate) => candidate.label === label)?.value;
+    const version = field('BagIt-Version');
+    const encoding = field('Tag-File-Character-Encoding');
+    const decoder = encoding === undefined ? null : tagFileDecoder(encoding);
+    const versionProblem =
+      version === undefined
+        ? 'bagit.txt has no BagIt-Version line'
+        : !/^\d+\.\d+$/.test(version)
+          ? `bagit.txt gives BagIt-Version "${version}", which is not a MAJOR.MINOR number such as 1.0`
+          : !isSupportedVersion(version)
+            ? `BagIt-Version ${version} is not supported: bags of versions 0.96 to 1.x are`
+            : null;
+    const encodingProblem =
+      encoding === undefined
+        ? 'bagit.txt has no Tag-File-Character-Encoding line'
+        : decoder === null
+          ? `Tag-File-Character-Encoding ${encoding} is not supported`
+          : null;
+    for (const problem of [versionProblem, encodingProblem]) if (problem) this.error(problem);
+    if (versionProblem || encoding === undefined || decoder === null) return null;
+    this.encoding = encoding;
+    this.decodeTagFile = decoder;
+    return version ?? null;
+  }
+
+  /** A tag file's text in the bag's encoding; '' (with an error) when its bytes are not in that encoding. */
+  private async readText(fileName: string): Promise<string> {
+    const bytes = await this.source.readTagFile(fileName);
+    // bagit.txt itself is always UTF-8 (its byte-order mark is checked on its own)
+    if (fileName === 'bagit.txt') return this.decodeOrReport(fileName, bytes, decodeUtf8, 'UTF-8');
+    if (/^utf-?8$/i.test(this.encoding) && bytes.subarray(0, 3).equals(UTF8_BOM))
+      this.warn(`${fileName} starts with a byte-order mark, which BagIt advises against`);
+    return this.decodeOrReport(fileName, bytes, this.decodeTagFile, this.encoding);
+  }
+
+  private decodeOrReport(
+    fileName: string,
+    bytes: Buffer,
+    decode: (bytes: Buffer) => string,
+    encoding: string,
+  ): string {
+    try {
+      return decode(bytes);
+    } catch {
+      this.error(`${fileName} is not valid ${encoding}`);
+      return '';
+    }
+  }
+
+  private async readTagFields(fileName: string): Promise<TagField[]> {
+    if (!this.sizes.has(fileName)) return [];
+    return parseTagFields(await this.readText(fileName), fileName, this.problems.errors);
+  }
+
+  private async readManifests(kind: 'manifest' | 'tagmanifest'): Promise<Manifest[]> {
+    const manifests: Manifest[] = [];
+    const pattern = new RegExp(`^${kind}-(\\w+)\\.txt$`);
+    for (const fileName of [...this.sizes.keys()].sort()) {
+      const algorithm = pattern.exec(fileName)?.[1].toLowerCase();
+      if (algorithm === undefined) continue;
+      if (!SUPPORTED_ALGORITHMS.includes(algorithm)) {
+        this.warn(`${fileName} uses ${algorithm}, which this service can't compute, so it was not checked`);
+        continue;
+      }
+      const text = await this.readText(fileName);
+      manifests.push({
+        fileName,
+        algorithm,
+        entries: parseManifest(text, fileName, kind === 'manifest', this.problems),
+      });
+    }
+    if (kind === 'manifest' && manifests.length === 0)
+      this.error(
+        `The bag has no payload manifest: manifest-<algorithm>.txt for one of ${SUPPORTED_ALGORITHMS.join(', ')}`,
+      );
+    return manifests;
+  }
+
+  /**
+   * Pairs the payload files with the manifests' entries, reporting files missing or unlisted, and checks
+   * Payload-Oxum. Returns what each present file's checksums must be.
+   */
+  private matchPayload(
+    manifests: Manifest[],
+    fetchItems: FetchItem[],
+    info: TagField[],
+  ): Map<string, Expectation[]> {
+    const payloadFiles = [...this.sizes.keys()].filter((path) => path.startsWith('data/')).sort();
+    if (
+      payloadFiles.length === 0 &&
+      !this.entries.some((entry) => entry.path === 'data' && entry.isDirectory)
+    )
+      this.error('The bag has no data/ directory, which holds its payload (and may be empty)');
+    const byFoldedCase = new Map<string, string[]>();
+    for (const path of payloadFiles) append(byFoldedCase, path.normalize('NFC').toLowerCase(), path);
+    const toFetch = new Set(fetchItems.map((item) => item.path.normalize('NFC')));
+    const listings = new Map<string, Expectation[]>();
+    for (const { fileName, algorithm, entries } of manifests)
+      for (const [key, { path, checksum }] of entries)
+        append(listings, key, { manifest: fileName, algorithm, checksum, listedPath: path });
+
+    const expected = new Map<string, Expectation[]>();
+    const absent: string[] = [];
+    for (const [key, listing] of listings) {
+      const path = listing[0].listedPath;
+      const listedIn = listing.map((expectation) => expectation.manifest).join(' and ');
+      const lacking = manifests.filter((manifest) => !manifest.entries.has(key));
+      if (lacking.length > 0)
+        this.error(
+          `${path} is listed in ${listedIn} but not in ${lacking.map((manifest) => manifest.fileName).join(' and ')}: ` +
+            'every payload file must be listed in every payload manifest',
+        );
+      const actual =
+        this.byNormalizedPath.get(key) ??
+        this.sameButForCase(key, byFoldedCase, `${path} is listed in ${listedIn}`);
+      if (actual !== undefined) {
+        append(expected, actual, ...listing);
+      } else if (toFetch.has(key)) {
+        absent.push(path);
+        this.warn(`${path} is listed in fetch.txt and not in the bag yet, so it was not verified`);
+      } else if (isClutter(path)) {
+        absent.push(path);
+        this.warn(
+          `${path} is listed in ${listedIn} but missing; ignored, as operating-system clutter that copies often drop`,
+        );
+      } else {
+        this.error(`${path} is listed in ${listedIn} but missing from the bag`);
+      }
+    }
+
+    let files = 0;
+    let bytes = 0;
+    for (const path of payloadFiles) {
+      const listed = expected.has(path);
+      if (isClutter(path)) {
+        this.warn(
+          `${path} is operating-system clutter${listed ? ' in the payload' : ', listed in no manifest; ignored'}`,
+        );
+        if (!listed) continue; // not part of the bag, nor of its Payload-Oxum
+      } else if (!listed && manifests.length > 0) {
+        this.error(`${path} is in the bag but not listed in any payload manifest`);
+      }
+      files += 1;
+      bytes += this.sizes.get(path) ?? 0;
+    }
+    this.checkOxum(info, files, bytes, absent.length);
+    return expected;
+  }
+
+  /** The one payload file whose path differs from `key` only in letter case, as on a case-insensitive disk. */
+  private sameButForCase(
+    key: string,
+    byFoldedCase: Map<string, string[]>,
+    listed: string,
+  ): string | undefined {
+    const candidates = byFoldedCase.get(key.toLowerCase()) ?? [];
+    if (candidates.length !== 1) return undefined;
+    this.warn(
+      `${listed}, but the bag has ${candidates[0]}, which differs only in letter case (the bag was probably made ` +
+        'on a case-insensitive file system); that file was checked in its place',
+    );
+    return candidates[0];
+  }
+
+  private checkOxum(info: TagField[], files: number, bytes: number, absentFiles: number): void {
+    const oxums = info.filter((field) => field.label.toLowerCase() === 'payload-oxum');
+    if (oxums.length === 0) return;
+    if (oxums.length > 1) this.warn('bag-info.txt has several Payload-Oxum fields; the first was checked');
+    const match = /^(\d+)\.(\d+)$/.exec(oxums[0].value);
+    if (!match) {
+      this.error(`Payload-Oxum "${oxums[0].value}" is not <octet count>.<file count>`);
+      return;
+    }
+    const [expectedBytes, expectedFiles] = [Number(match[1]), Number(match[2])];
+    if (expectedBytes === bytes && expectedFiles === files) return;
+    const failure =
+      `Payload-Oxum validation failed: expected ${expectedFiles} files and ${expectedBytes} bytes, ` +
+      `found ${files} files and ${bytes} bytes`;
+    if (absentFiles > 0) this.warn(`${failure}, as ${absentFiles} listed files are absent (see above)`);
+    else this.error(failure);
+  }
+
+  private async checkPayload(
+    expected: Map<string, Expectation[]>,
+    algorithms: string[],
+  ): Promise<PayloadFile[]> {
+    const payload: PayloadFile[] = [];
+    for (const path of [...expected.keys()].sort()) {
+      const hashes = await this.hash(path, algorithms);
+      this.compare(hashes, expected.get(path) ?? []);
+      payload.push({ path: path.slice('data/'.length), size: this.sizes.get(path) ?? 0, hashes });
+    }
+    return payload;
+  }
+
+  private async checkTagManifests(manifests: Manifest[]): Promise<void> {
+    const expected = new Map<string, Expectation[]>();
+    for (const { fileName, algorithm, entries } of manifests)
+      for (const [key, { path, checksum }] of entries) {
+        const actual = this.byNormalizedPath.get(key);
+        if (actual === undefined) this.error(`${path} is listed in ${fileName} but missing from the bag`);
+        else append(expected, actual, { manifest: fileName, algorithm, checksum, listedPath: path });
+      }
+    for (const [path, expectations] of expected)
+      this.compare(await this.hash(path, [...new Set(expectations.map((e) => e.algorithm))]), expectations);
+  }
+
+  private compare(hashes: Record<string, string>, expectations: Expectation[]): void {
+    for (const { manifest, algorithm, checksum, listedPath } of expectations)
+      if (hashes[algorithm] !== checksum)
+        this.error(
+          `Checksum of ${listedPath} in ${manifest} does not match: expected ${checksum}, got ${hashes[algorithm]}`,
+        );
+  }
+
+  /** Reads the file once, in chunks, for all algorithms at once. */
+  private async hash(path: string, algorithms: string[]): Promise<Record<string, string>> {
+    const hasher = createMultiHasher(algorithms);
+    for await (const chunk of await this.source.open(path)) hasher.update(chunk as Buffer);
+    return hasher.digest();
+  }
+}
+
+function isSupportedVersion(version: string): boolean {
+  const [major, minor] = version.split('.').map(Number);
+  return major === 1 || (major === 0 && minor >= 96);
+}

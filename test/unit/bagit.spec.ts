@@ -1,0 +1,538 @@
+import { openZip } from '@app/archive';
+import {
+  BagZipWriter,
+  decodeManifestPath,
+  directoryBagSource,
+  encodeManifestPath,
+  findBagRoot,
+  validateBag,
+  zipBagSource,
+  type BagValidation,
+} from '@app/bagit';
+import { ServiceError } from '@app/common';
+import { execFileSync } from 'node:child_process';
+import { verifyBagZip } from '../support/jobs';
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, readdirSync } from 'node:fs';
+import { access, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { text } from 'node:stream/consumers';
+import { editText, makeBagZip } from '../support/bags';
+
+const FIXTURES = join(__dirname, '..', '..', '..', 'shared', 'fixtures');
+const SUITE = join(FIXTURES, 'bagit-conformance');
+
+/** Why each bag the suite holds invalid must fail, so that it fails for that reason and not another. */
+const INVALID_BECAUSE: Record<string, string> = {
+  'invalid/baginfo-missing-encoding': 'bagit.txt has no Tag-File-Character-Encoding line',
+  'invalid/bom-in-bagit.txt': 'bagit.txt starts with a byte-order mark',
+  'invalid/corrupt-data-file':
+    'Payload-Oxum validation failed: expected 2 files and 58 bytes, found 2 files and 66',
+  'invalid/corrupt-tag-file': 'Checksum of bag-info.txt in tagmanifest-md5.txt does not match',
+  'invalid/extra-file-in-bag': 'data/bar is in the bag but not listed in any payload manifest',
+  'invalid/invalid-version-number': 'BagIt-Version ".97", which is not a MAJOR.MINOR number',
+  'invalid/missing-baginfo': 'bag-info.txt is listed in tagmanifest-md5.txt but missing from the bag',
+  'invalid/missing-bagit.txt': 'bagit.txt is missing',
+  'invalid/out-of-scope-file-paths-using-dot-notation':
+    'lists "../../../README.md", which contains a \'..\' segment',
+  'invalid/out-of-scope-file-paths-using-dot-notation-for-fetch':
+    'fetch.txt line 1 lists "../../../README.md"',
+  'invalid/same-filename-listed-twice-with-different-hashes':
+    'data/README more than once, with different checksums',
+  'linux-only/out-of-scope-file-paths-using-absolute-path': 'lists "/tmp/foo", which is an absolute path',
+  'linux-only/out-of-scope-file-paths-using-absolute-path-for-fetch':
+    'lists "/tmp/test.txt", which is an absolute path',
+  'linux-only/out-of-scope-file-paths-using-shortcut': 'lists "~/foo", which is outside data/',
+  'linux-only/out-of-scope-file-paths-using-shortcut-for-fetch': 'lists "~/test.txt", which is outside data/',
+  'linux-only/out-of-scope-file-paths-using-shortcut-username': 'lists "~root/foo", which is outside data/',
+  'linux-only/out-of-scope-file-paths-using-shortcut-username-for-fetch':
+    'lists "~root/foo", which is outside data/',
+  // Invalid on Windows for the suite; a zip uploaded from anywhere may hold them, so they fail here too.
+  'windows-only/out-of-scope-file-paths-using-absolute-path': 'which contains a backslash',
+  'windows-only/out-of-scope-file-paths-using-absolute-path-for-fetch': 'which contains a backslash',
+  'windows-only/out-of-scope-file-paths-using-shortcut': 'which contains a backslash',
+  'windows-only/out-of-scope-file-paths-using-shortcut-for-fetch': 'which contains a backslash',
+  'windows-only/out-of-scope-file-paths-using-unc': 'which contains a backslash',
+  'windows-only/out-of-scope-file-paths-using-unc-for-fetch': 'which contains a backslash',
+};
+
+/** [version/category/bag, directory] for every bag of the suite (the category folders also hold Makefiles). */
+function suiteBags(): [string, string][] {
+  const subdirectories = (dir: string) =>
+    readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
+  return subdirectories(SUITE).flatMap((version) =>
+    subdirectories(join(SUITE, version)).flatMap((category) =>
+      subdirectories(join(SUITE, version, category)).map((bag): [string, string] => [
+        `${version}/${category}/${bag}`,
+        join(SUITE, version, category, bag),
+      ]),
+    ),
+  );
+}
+
+describe('validateBag on the Library of Congress BagIt conformance suite', () => {
+  it('finds the suite', () => {
+    expect(suiteBags().length).toBeGreaterThan(40);
+  });
+
+  it.each(suiteBags())('%s', async (name, dir) => {
+    const [, category, bag] = name.split('/');
+    const result = await validateBag(directoryBagSource(dir));
+    if (category === 'valid' || category === 'warning') {
+      expect(result.errors).toEqual([]);
+      expect(result.valid).toBe(true);
+      expect(result.payload.length).toBeGreaterThan(0);
+      if (category === 'warning') expect(result.warnings).not.toEqual([]);
+    } else {
+      expect(result.valid).toBe(false);
+      expect(result.errors.join('\n')).toContain(INVALID_BECAUSE[`${category}/${bag}`]);
+    }
+  });
+
+  it('reads tag files in UTF-16 and ISO-8859-1, and bag-info.txt with repeated labels', async () => {
+    const utf16 = await validateBag(directoryBagSource(join(SUITE, 'v0.97/valid/UTF-16-encoded-tag-files')));
+    expect(utf16.info).toContainEqual({ label: 'Contact-Name', value: 'Chris Adams' });
+    const duplicates = await validateBag(
+      directoryBagSource(join(SUITE, 'v0.97/valid/duplicate-metadata-entries')),
+    );
+    expect(duplicates.info.filter(({ label }) => label === 'Bagging-Date').map(({ value }) => value)).toEqual(
+      ['2016-02-26', '2016-03-10'],
+    );
+    const separators = await validateBag(
+      directoryBagSource(join(SUITE, 'v0.97/valid/uncommon-metadata-separators')),
+    );
+    expect(separators.info.filter(({ label }) => label === 'Test-Tag').map(({ value }) => value)).toEqual([
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+    ]);
+  });
+
+  it('reports a holey bag’s fetch.txt', async () => {
+    const holey = await validateBag(directoryBagSource(join(SUITE, 'v0.97/valid/holey-bag')));
+    expect(holey.fetchItems).toContainEqual({
+      url: 'http://localhost:8989/bags/v0_96/holey-bag/data/test%201.txt',
+      length: null,
+      path: 'data/test 1.txt',
+    });
+  });
+});
+
+describe('bag zips', () => {
+  let dir: string;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'bagit-'));
+  });
+
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** Opens a zip as an upload is opened: its single top-level directory validated as a bag. */
+  async function validateZip(zip: Buffer | string): Promise<BagValidation> {
+    let path = zip as string;
+    if (Buffer.isBuffer(zip)) {
+      path = join(dir, 'upload.zip');
+      await writeFile(path, zip);
+    }
+    const archive = await openZip(path);
+    try {
+      return await validateBag(zipBagSource(archive, findBagRoot(archive.entries)));
+    } finally {
+      archive.close();
+    }
+  }
+
+  describe('made by bagit-python (shared fixtures)', () => {
+    it.each([
+      ['ProjectBagItToUpload.zip', ['NewProject/funnyfunnyimages/Screen Shot 2019-07-15 at 3.26.49 PM.png']],
+      ['ProjectSingleFileToUpload.zip', ['NewProject/Screen Shot 2019-07-15 at 3.51.13 PM.png']],
+      [
+        'GoodBagItsha512.zip',
+        [
+          'Food/Screen Shot 2019-03-06 at 12.13.37 PM.png',
+          'c64ca62b-20a6-438f-af89-19d88d66e75a-dd4fc773-e07b-4a5b-84b8-054875b0a3fe-v1.png',
+        ],
+      ],
+      [
+        'BadProjectMultipleFolders.zip',
+        [
+          'Folder1/Screen Shot 2019-07-15 at 3.16.21 PM.png',
+          'Folder2/Screen Shot 2019-07-15 at 3.51.13 PM.png',
+        ],
+      ],
+    ])('%s is a valid bag', async (name, payload) => {
+      const result = await validateZip(join(FIXTURES, 'bags', name));
+      expect(result.errors).toEqual([]);
+      expect(result.valid).toBe(true);
+      expect(result.version).toBe('0.97');
+      expect(result.payload.map(({ path }) => path)).toEqual(payload);
+      for (const file of result.payload) expect(Object.keys(file.hashes).sort()).toEqual(result.algorithms);
+    });
+
+    it('BadBagItManifest.zip fails on the checksum its manifest got wrong', async () => {
+      const result = await validateZip(join(FIXTURES, 'bags', 'BadBagItManifest.zip'));
+      expect(result.valid).toBe(false);
+      expect(result.errors).toContain(
+        'Checksum of data/funnyfunnyimages/Screen Shot 2019-07-15 at 3.26.49 PM.png in manifest-sha256.txt does not match: ' +
+          'expected 6d33275234b28d77348e4e1049f58b95a485a7a441684a9eb9175d01c7f141eb, ' +
+          'got 6d33275234b28d77348e4e1049f58b95a485a7a441684a9eb9175d01c7f141ea',
+      );
+    });
+
+    it('bagless_zip.zip has no bag directory', async () => {
+      await expect(validateZip(join(FIXTURES, 'bags', 'bagless_zip.zip'))).rejects.toThrow(
+        new ServiceError(
+          400,
+          'The zip must hold exactly one top-level directory, the bag, and nothing beside it, ' +
+            'but it has files at its top level: screenshot.png.',
+        ),
+      );
+    });
+  });
+
+  describe('findBagRoot', () => {
+    const file = (path: string) => ({ path, isDirectory: false });
+    const directory = (path: string) => ({ path, isDirectory: true });
+
+    it('gives the single top-level directory, ignoring what macOS adds', () => {
+      expect(
+        findBagRoot([
+          directory('__MACOSX'),
+          file('__MACOSX/bag/._bagit.txt'),
+          file('.DS_Store'),
+          file('bag/bagit.txt'),
+          file('bag/data/a.txt'),
+        ]),
+      ).toBe('bag/');
+      expect(findBagRoot([directory('bag')])).toBe('bag/');
+    });
+
+    it.each([
+      [[file('a.txt'), file('bag/bagit.txt')], 'but it has files at its top level: a.txt.'],
+      [[file('one/bagit.txt'), file('two/bagit.txt')], 'but it has 2 top-level directories: one/, two/.'],
+      [[file('__MACOSX/._x'), file('.DS_Store')], 'but it has no directory.'],
+    ])('refuses %j', (entries, problem) => {
+      expect(() => findBagRoot(entries)).toThrow(
+        `The zip must hold exactly one top-level directory, the bag, and nothing beside it, ${problem}`,
+      );
+    });
+  });
+
+  describe('made by the test helper, then damaged', () => {
+    const files = { 'a.txt': 'alpha', 'sub/b.txt': 'bravo' };
+
+    it('validates a complete bag and gives every payload file with its hashes', async () => {
+      const result = await validateZip(await makeBagZip({ files, algorithms: ['md5', 'sha256'] }));
+      expect(result).toMatchObject({ valid: true, errors: [], warnings: [], version: '1.0' });
+      expect(result.algorithms).toEqual(['md5', 'sha256']);
+      expect(result.payload).toEqual([
+        { path: 'a.txt', size: 5, hashes: { md5: md5('alpha'), sha256: sha256('alpha') } },
+        { path: 'sub/b.txt', size: 5, hashes: { md5: md5('bravo'), sha256: sha256('bravo') } },
+      ]);
+    });
+
+    it('reports a wrong checksum', async () => {
+      const zip = await makeBagZip({
+        files,
+        mutate: (bag) =>
+          editText(bag, 'manifest-sha256.txt', (text) => text.replace(sha256('alpha'), sha256('other'))),
+      });
+      expect((await validateZip(zip)).errors).toEqual([
+        `Checksum of data/a.txt in manifest-sha256.txt does not match: expected ${sha256('other')}, got ${sha256('alpha')}`,
+      ]);
+    });
+
+    it('reports a listed file that is missing, and the Payload-Oxum that no longer adds up', async () => {
+      const zip = await makeBagZip({ files, mutate: (bag) => bag.delete('data/sub/b.txt') });
+      expect((await validateZip(zip)).errors).toEqual([
+        'data/sub/b.txt is listed in manifest-sha256.txt but missing from the bag',
+        'Payload-Oxum validation failed: expected 2 files and 10 bytes, found 1 files and 5 bytes',
+      ]);
+    });
+
+    it('reports a payload file no manifest lists', async () => {
+      const zip = await makeBagZip({ files, mutate: (bag) => bag.set('data/extra.txt', Buffer.from('')) });
+      expect((await validateZip(zip)).errors).toEqual([
+        'data/extra.txt is in the bag but not listed in any payload manifest',
+        'Payload-Oxum validation failed: expected 2 files and 10 bytes, found 3 files and 10 bytes',
+      ]);
+    });
+
+    it('reports a file missing from one of the payload manifests', async () => {
+      const zip = await makeBagZip({
+        files,
+        algorithms: ['sha256', 'sha512'],
+        mutate: (bag) => editText(bag, 'manifest-sha512.txt', (text) => text.replace(/^.*a\.txt\n/m, '')),
+      });
+      expect((await validateZip(zip)).errors).toEqual([
+        'data/a.txt is listed in manifest-sha256.txt but not in manifest-sha512.txt: ' +
+          'every payload file must be listed in every payload manifest',
+      ]);
+    });
+
+    it('refuses a bag without bagit.txt', async () => {
+      const result = await validateZip(await makeBagZip({ files, mutate: (bag) => bag.delete('bagit.txt') }));
+      expect(result).toMatchObject({ valid: false, version: null, payload: [] });
+      expect(result.errors).toEqual([
+        'bagit.txt is missing: a bag has one at its root, declaring its BagIt-Version and encoding',
+      ]);
+    });
+
+    it('refuses a manifest path that leaves the bag', async () => {
+      const zip = await makeBagZip({
+        files,
+        mutate: (bag) =>
+          editText(bag, 'manifest-sha256.txt', (text) => `${text}${sha256('x')}  data/../../x\n`),
+      });
+      expect((await validateZip(zip)).errors).toEqual([
+        `manifest-sha256.txt line 3 lists "data/../../x", which contains a '..' segment, which would reach outside its folder`,
+      ]);
+    });
+
+    it('reads percent-encoded names (%25, %0A, %0D) and literal ones', async () => {
+      const names = {
+        '100%.txt': 'percent',
+        'two\nlines.txt': 'newline',
+        'carriage\r.txt': 'return',
+        '%7E.txt': 'tilde',
+      };
+      const result = await validateZip(await makeBagZip({ files: names }));
+      expect(result.errors).toEqual([]);
+      expect(result.payload.map(({ path }) => path).sort()).toEqual(Object.keys(names).sort());
+    });
+
+    it('encodes manifest paths so that they decode back, leaving a "%" as it is where it cannot be misread', () => {
+      for (const name of ['50% done.txt', '100%25.txt', 'a%0Ab%0d', 'two\nlines\r.txt'])
+        expect(decodeManifestPath(encodeManifestPath(name))).toBe(name);
+      expect(encodeManifestPath('50% done.txt')).toBe('50% done.txt');
+      expect(encodeManifestPath('100%25.txt')).toBe('100%2525.txt');
+      expect(encodeManifestPath('two\nlines\r.txt')).toBe('two%0Alines%0D.txt');
+    });
+
+    it('accepts a holey bag, whose missing files fetch.txt lists', async () => {
+      const zip = await makeBagZip({
+        files,
+        mutate: (bag) => {
+          bag.delete('data/sub/b.txt');
+          bag.set('fetch.txt', Buffer.from('https://example.org/b.txt 5 data/sub/b.txt\n'));
+        },
+      });
+      const result = await validateZip(zip);
+      expect(result.errors).toEqual([]);
+      expect(result.fetchItems).toEqual([
+        { url: 'https://example.org/b.txt', length: 5, path: 'data/sub/b.txt' },
+      ]);
+      expect(result.warnings[0]).toBe(
+        'data/sub/b.txt is listed in fetch.txt and not in the bag yet, so it was not verified',
+      );
+      expect(result.payload.map(({ path }) => path)).toEqual(['a.txt']);
+    });
+
+    it('ignores, with a warning, a .DS_Store that no manifest lists', async () => {
+      const zip = await makeBagZip({
+        files,
+        mutate: (bag) => bag.set('data/sub/.DS_Store', Buffer.from('finder')),
+      });
+      const result = await validateZip(zip);
+      expect(result.errors).toEqual([]);
+      expect(result.warnings).toEqual([
+        'data/sub/.DS_Store is operating-system clutter, listed in no manifest; ignored',
+      ]);
+      expect(result.payload.map(({ path }) => path)).toEqual(['a.txt', 'sub/b.txt']);
+    });
+
+    it('finds the bag beside what macOS adds to a zip', async () => {
+      const zip = await makeBagZip({
+        files,
+        root: 'my bag',
+        extraEntries: [
+          { name: '__MACOSX/my bag/._bagit.txt', content: 'resource fork' },
+          { name: '.DS_Store' },
+        ],
+      });
+      expect(await validateZip(zip)).toMatchObject({ valid: true, errors: [] });
+    });
+  });
+
+  it('refuses a link inside a bag on disk', async () => {
+    const bag = join(dir, 'bag');
+    await mkdir(join(bag, 'data'), { recursive: true });
+    await writeFile(join(bag, 'bagit.txt'), 'BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n');
+    await symlink('/etc/passwd', join(bag, 'data', 'passwd'));
+    await expect(validateBag(directoryBagSource(bag))).rejects.toThrow(
+      new ServiceError(400, 'data/passwd is a symbolic link; a bag must not contain links.'),
+    );
+  });
+});
+
+describe('BagZipWriter', () => {
+  let dir: string;
+  let zipPath: string;
+  let big: Buffer;
+  const returned = new Map<string, Record<string, string>>();
+  const texts: Record<string, string> = {
+    'docs/read me.txt': 'spaces in the name\n',
+    'docs/ünïcødé – naïve.csv': 'a,b\n1,2\n',
+    'docs/50% done.md': '# half\n',
+  };
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'bag-writer-'));
+    zipPath = join(dir, 'lab_download_abc.zip');
+    big = randomBytes(8 * (1 << 20) + 123);
+    await writeFile(join(dir, 'big.bin'), big);
+    const writer = new BagZipWriter({
+      output: zipPath,
+      rootName: 'lab_download_abc/',
+      algorithms: ['md5'],
+      bagInfo: {
+        'Bag-Software-Agent': 'presqt-broker tests',
+        'External-Identifier': 'lab:abc',
+        'Contact-Name': ['Ada', 'Grace'],
+      },
+    });
+    returned.set(
+      'big.bin',
+      await writer.addPayloadFile('big.bin', createReadStream(join(dir, 'big.bin')), big.length),
+    );
+    for (const [path, content] of Object.entries(texts))
+      returned.set(path, await writer.addPayloadFile(path, Readable.from([Buffer.from(content)])));
+    writer.addDirectory('empty folder');
+    writer.addTagFile('PRESQT_FTS_METADATA.json', '{"actions": []}\n');
+    await writer.finalize();
+  });
+
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('writes a bag that validates, with the hashes addPayloadFile returned', async () => {
+    const zip = await openZip(zipPath);
+    try {
+      const result = await validateBag(zipBagSource(zip, findBagRoot(zip.entries)));
+      expect(result).toMatchObject({ valid: true, errors: [], warnings: [], version: '1.0' });
+      expect(result.algorithms).toEqual(['md5', 'sha256', 'sha512']);
+      expect(result.payload.map(({ path }) => path).sort()).toEqual([...returned.keys()].sort());
+      for (const file of result.payload) expect(file.hashes).toEqual(returned.get(file.path));
+      expect(returned.get('big.bin')).toEqual({ md5: md5(big), sha256: sha256(big), sha512: sha512(big) });
+      expect(result.info.map(({ label, value }) => `${label}: ${value}`)).toEqual([
+        expect.stringMatching(/^Bagging-Date: \d{4}-\d{2}-\d{2}$/),
+        'Bag-Software-Agent: presqt-broker tests',
+        'External-Identifier: lab:abc',
+        'Contact-Name: Ada',
+        'Contact-Name: Grace',
+        `Payload-Oxum: ${big.length + Object.values(texts).reduce((sum, text) => sum + Buffer.byteLength(text), 0)}.${returned.size}`,
+      ]);
+    } finally {
+      zip.close();
+    }
+  });
+
+  it('stores binary files, deflates text ones, and keeps an empty directory', async () => {
+    const zip = await openZip(zipPath);
+    const entry = (path: string) =>
+      zip.entries.find((candidate) => candidate.path === `lab_download_abc/${path}`);
+    expect(entry('data/big.bin')).toMatchObject({ size: big.length, compressedSize: big.length });
+    expect(entry('manifest-sha512.txt')?.compressedSize).toBeLessThan(
+      entry('manifest-sha512.txt')?.size ?? 0,
+    );
+    expect(entry('data/empty folder')).toMatchObject({ isDirectory: true });
+    expect(entry('PRESQT_FTS_METADATA.json')).toBeDefined();
+    zip.close();
+  });
+
+  it('covers the added tag file with the tag manifests', async () => {
+    const zip = await openZip(zipPath);
+    const tagManifest = await text(await zip.openEntry('lab_download_abc/tagmanifest-sha256.txt'));
+    zip.close();
+    expect(tagManifest).toContain(`${sha256('{"actions": []}\n')}  PRESQT_FTS_METADATA.json\n`);
+    expect(tagManifest).toMatch(/ {2}bagit\.txt\n/);
+    expect(tagManifest).toMatch(/ {2}manifest-md5\.txt\n/);
+  });
+
+  describe('read by independent tools', () => {
+    let extracted: string;
+
+    beforeAll(() => {
+      extracted = join(dir, 'extracted');
+      // Python's zipfile checks each entry's CRC-32 while extracting.
+      execFileSync('python3', [
+        '-c',
+        'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])',
+        zipPath,
+        extracted,
+      ]);
+    });
+
+    it('has manifests that coreutils check (md5sum -c, sha256sum -c, sha512sum -c)', () => {
+      const bag = join(extracted, 'lab_download_abc');
+      for (const tool of ['md5', 'sha256', 'sha512'])
+        for (const manifest of [`manifest-${tool}.txt`, `tagmanifest-${tool}.txt`])
+          execFileSync(`${tool}sum`, ['--check', '--quiet', '--strict', manifest], { cwd: bag });
+    });
+
+    it('is a complete, valid bag for an independent Python verifier (test/support/verify_bag.py)', () => {
+      verifyBagZip(zipPath, 'lab_download_abc');
+    });
+  });
+
+  it('refuses a payload whose source gives fewer bytes than announced', async () => {
+    const writer = new BagZipWriter({ output: new PassThrough().resume(), rootName: 'short' });
+    await expect(writer.addPayloadFile('a.bin', Readable.from([Buffer.from('abc')]), 10)).rejects.toThrow(
+      'data/a.bin: the source gave 3 bytes where 10 were announced',
+    );
+    await writer.abort();
+  });
+
+  it('refuses unsafe or reserved names', () => {
+    const writer = new BagZipWriter({ output: new PassThrough().resume(), rootName: 'names' });
+    expect(() => writer.addDirectory('../up')).toThrow("contains a '..' segment");
+    expect(() => writer.addTagFile('manifest-sha256.txt', '')).toThrow('made by the writer');
+    expect(() => new BagZipWriter({ output: new PassThrough(), rootName: 'a/b' })).toThrow("contains a '/'");
+    expect(
+      () => new BagZipWriter({ output: new PassThrough(), rootName: 'r', algorithms: ['crc32'] }),
+    ).toThrow('Unsupported manifest algorithms: crc32');
+    return writer.abort();
+  });
+
+  it('abort() stops a file being written, and removes the zip it made', async () => {
+    const path = join(dir, 'aborted.zip');
+    const writer = new BagZipWriter({ output: path, rootName: 'aborted' });
+    const endless = new Readable({ read: () => undefined });
+    endless.push(randomBytes(1 << 16));
+    const adding = writer.addPayloadFile('endless.bin', endless);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await writer.abort();
+    await expect(adding).rejects.toThrow();
+    await expect(access(path)).rejects.toThrow('ENOENT');
+  });
+
+  it('refuses files added after abort() at once instead of waiting on the dead zip', async () => {
+    const writer = new BagZipWriter({ output: new PassThrough(), rootName: 'aborted' });
+    await writer.abort();
+    await expect(writer.addPayloadFile('late.txt', Readable.from([Buffer.from('late')]))).rejects.toThrow(
+      'aborted',
+    );
+  });
+});
+
+function md5(content: string | Buffer): string {
+  return createHash('md5').update(content).digest('hex');
+}
+
+function sha256(content: string | Buffer): string {
+  return createHash('sha256').update(content).digest('hex');
+}
+
+function sha512(content: string | Buffer): string {
+  return createHash('sha512').update(content).digest('hex');
+}
