@@ -1,0 +1,3 @@
+export * from './email-opt-in';
+export * from './job-ended-message';
+export * from './mailer';
