@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import Ajv from 'ajv';
+import schema from './fts-metadata.schema.json';
+
+/** The service's metadata file, kept with every resource it moves (decision 17). */
+export const FTS_METADATA_FILE = 'PRESQT_FTS_METADATA.json';
+/** Where an existing file that does not follow the schema is kept. */
+export const INVALID_FTS_METADATA_FILE = 'INVALID_PRESQT_FTS_METADATA.json';
+
+export interface FtsFileEntry {
+  sourcePath: string;
+  title: string;
+  sourceHashes: Record<string, string | null>;
+  destinationHashes: Record<string, string | null>;
+  destinationPath: string;
+  failedFixityInfo: Array<{ NewGeneratedHash: string; algorithmUsed: string; reasonFixityFailed: string }>;
+  extra: Record<string, unknown>;
+}
+
+export interface FtsAction {
+  id: string;
+  details: string;
+  actionDateTime: string;
+  actionType: string;
+  sourceTargetName: string;
+  destinationTargetName: string | null;
+  sourceUsername: string | number | null;
+  destinationUsername: string | number | null;
+  keywords: Record<string, unknown>;
+  files: { created: FtsFileEntry[]; updated: FtsFileEntry[]; ignored: FtsFileEntry[] };
+}
+
+export interface FtsMetadata {
+  allKeywords: string[];
+  actions: FtsAction[];
+  extra_metadata?: Record<string, unknown>;
+}
+
+const validate = new Ajv({ allErrors: false }).compile<FtsMetadata>(schema);
+
+/** The parsed file when it is JSON that follows the schema; null otherwise. */
+export function parseFtsMetadata(text: string): FtsMetadata | null {
+  try {
+    const data: unknown = JSON.parse(text);
+    return validate(data) ? data : null;
+  } catch {
+    return null;
+  }
+}
+
+export function newAction(fields: Omit<FtsAction, 'id' | 'actionDateTime'>): FtsAction {
+  return { id: randomUUID(), actionDateTime: new Date().toISOString(), ...fields };
+}
+
+/** New actions first, then the earlier ones; keywords united (decision 17). */
+export function mergeFtsMetadata(
+  existing: FtsMetadata | null,
+  actions: FtsAction[],
+  keywords: string[] = [],
+): FtsMetadata {
+  const merged: FtsMetadata = {
+    allKeywords: [...new Set([...(existing?.allKeywords ?? []), ...keywords])],
+    actions: [...actions, ...(existing?.actions ?? [])],
+  };
+  if (existing?.extra_metadata) merged.extra_metadata = existing.extra_metadata;
+  return merged;
+}
