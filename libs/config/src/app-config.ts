@@ -80,6 +80,61 @@ class Environment {
   STATUS_TIMEOUT_MS: number = 5000;
 
   @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'JOB_TTL_HOURS must be an integer' })
+  @Min(1)
+  JOB_TTL_HOURS: number = 24;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'JOB_LOCK_MS must be an integer' })
+  @Min(1000)
+  JOB_LOCK_MS: number = 30000;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'JOB_CONCURRENCY must be an integer' })
+  @Min(1)
+  @Max(64)
+  JOB_CONCURRENCY: number = 2;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'FILE_TRANSFERS must be an integer' })
+  @Min(1)
+  @Max(64)
+  FILE_TRANSFERS: number = 4;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'MAX_UPLOAD_BYTES must be an integer' })
+  @Min(1)
+  MAX_UPLOAD_BYTES: number = 10 * 2 ** 30;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'MAX_ZIP_ENTRIES must be an integer' })
+  @Min(1)
+  MAX_ZIP_ENTRIES: number = 100_000;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'MAX_ZIP_BYTES must be an integer' })
+  @Min(1)
+  MAX_ZIP_BYTES: number = 50 * 2 ** 30;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'MAX_ZIP_RATIO must be an integer' })
+  @Min(2)
+  MAX_ZIP_RATIO: number = 200;
+
+  @IsOptional()
+  @Transform(emptyAsUnset)
+  @Matches(/^smtps?:\/\/.+/, { message: 'SMTP_URL must be an smtp:// or smtps:// URL' })
+  SMTP_URL?: string;
+
+  @IsOptional()
   @IsIn(['error', 'warn', 'log', 'debug', 'verbose'])
   LOG_LEVEL: 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
 
@@ -102,6 +157,19 @@ export class AppConfig {
   readonly logLevel: Environment['LOG_LEVEL'];
   readonly logFormat: Environment['LOG_FORMAT'];
   readonly secretKey: string;
+  /** how long a job's record and files are kept after it ends */
+  readonly jobTtlSeconds: number;
+  /** how long a worker's hold on a job lasts without renewal: a killed worker's jobs resume after this */
+  readonly jobLockMs: number;
+  /** jobs one worker process runs at the same time, per kind */
+  readonly jobConcurrency: number;
+  /** files one job moves at the same time (like rclone's --transfers) */
+  readonly fileTransfers: number;
+  readonly smtpUrl: string | undefined;
+  /** largest request body of an upload (413 above it) */
+  readonly maxUploadBytes: number;
+  /** what an uploaded zip may hold: entries, decompressed bytes, compression ratio (zip bombs) */
+  readonly zipLimits: { maxEntries: number; maxTotalBytes: number; maxRatio: number };
 
   constructor(env: Environment, secretKey: string) {
     this.port = env.PORT;
@@ -116,6 +184,22 @@ export class AppConfig {
     this.logLevel = env.LOG_LEVEL;
     this.logFormat = env.LOG_FORMAT;
     this.secretKey = secretKey;
+    this.jobTtlSeconds = env.JOB_TTL_HOURS * 3600;
+    this.jobLockMs = env.JOB_LOCK_MS;
+    this.jobConcurrency = env.JOB_CONCURRENCY;
+    this.fileTransfers = env.FILE_TRANSFERS;
+    this.smtpUrl = env.SMTP_URL;
+    this.maxUploadBytes = env.MAX_UPLOAD_BYTES;
+    this.zipLimits = {
+      maxEntries: env.MAX_ZIP_ENTRIES,
+      maxTotalBytes: env.MAX_ZIP_BYTES,
+      maxRatio: env.MAX_ZIP_RATIO,
+    };
+  }
+
+  /** where one run of a job keeps its files */
+  jobDir(kind: string, ticket: string, runId: string): string {
+    return join(this.dataDir, 'jobs', kind, ticket, runId);
   }
 }
 
