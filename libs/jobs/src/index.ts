@@ -1,1 +1,6 @@
 export * from './queues';
+export * from './tickets';
+export * from './job-record';
+export * from './job-store';
+export * from './job-payloads';
+export * from './jobs.module';

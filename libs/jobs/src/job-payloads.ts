@@ -1,0 +1,54 @@
+/** What the API puts on the queues. Tokens are encrypted (decision 26); the rest is not secret. */
+interface JobPayloadBase {
+  ticket: string;
+  runId: string;
+  /** null: no email when the job ends */
+  email: string | null;
+}
+
+export interface DownloadPayload extends JobPayloadBase {
+  targetName: string;
+  resourceId: string;
+  sourceToken: string;
+}
+
+export type KeywordAction = 'automatic' | 'manual' | 'none';
+
+export interface TransferPayload extends JobPayloadBase {
+  sourceTargetName: string;
+  sourceResourceId: string;
+  sourceToken: string;
+  destinationTargetName: string;
+  /** null: a new top-level resource named after the source */
+  destinationResourceId: string | null;
+  destinationToken: string;
+  duplicate: 'ignore' | 'update';
+  keywordAction: KeywordAction;
+  keywords: string[];
+}
+
+/** An upload: the validated package waits in the run's directory (see UploadedBag). */
+export interface UploadPayload extends JobPayloadBase {
+  targetName: string;
+  /** null: a new top-level resource named after the bag's one folder in data/ */
+  containerId: string | null;
+  destinationToken: string;
+  duplicate: 'ignore' | 'update';
+}
+
+/** What the API learnt while validating an uploaded bag, kept beside the zip for the worker. */
+export interface UploadedBag {
+  /** the bag's folder inside the zip, e.g. `my_bag/` */
+  root: string;
+  /** the one folder of data/ for a new top-level resource; null when uploading into a container */
+  projectTitle: string | null;
+  /** `bagPath`: the file below data/; `path`: where it goes below the destination container */
+  payload: Array<{ bagPath: string; path: string; size: number; hashes: Record<string, string> }>;
+  /** the bag's own PRESQT_FTS_METADATA.json, when valid, to merge */
+  metadata: unknown;
+}
+
+export const UPLOAD_PACKAGE_FILE = 'package.zip';
+export const UPLOAD_BAG_FILE = 'bag.json';
+
+export type JobPayload = DownloadPayload | TransferPayload | UploadPayload;

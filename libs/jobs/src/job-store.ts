@@ -1,0 +1,202 @@
+import { randomUUID } from 'node:crypto';
+import type Redis from 'ioredis';
+import type { JobProgress, JobRecord, JobStatus } from './job-record';
+import type { JobKind } from './queues';
+
+/** Starts a run unless one is in progress: the one-job-per-kind-per-user rule, atomic in Redis (decision 9). */
+const START = `
+if redis.call('HGET', KEYS[1], 'status') == 'in_progress' then return 0 end
+redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('HSET', KEYS[1], unpack(ARGV))
+return 1`;
+
+/** Updates a run that is still in progress; the percentage never goes down (decision 11). */
+const UPDATE = `
+if redis.call('HGET', KEYS[1], 'run_id') ~= ARGV[1] then return 0 end
+if redis.call('HGET', KEYS[1], 'status') ~= 'in_progress' then return 0 end
+for i = 2, #ARGV, 2 do
+  local value = ARGV[i + 1]
+  if ARGV[i] == 'job_percentage' then
+    value = math.max(tonumber(value), tonumber(redis.call('HGET', KEYS[1], 'job_percentage') or '0'))
+  end
+  redis.call('HSET', KEYS[1], ARGV[i], value)
+end
+return 1`;
+
+/** Ends a run that is still in progress and lets its record (and checkpoints) expire. */
+const END = `
+if redis.call('HGET', KEYS[1], 'run_id') ~= ARGV[1] then return 0 end
+if redis.call('HGET', KEYS[1], 'status') ~= 'in_progress' then return 0 end
+for i = 3, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+redis.call('EXPIRE', KEYS[2], ARGV[2])
+return 1`;
+
+/** Records a checkpoint of the run that is still in progress. */
+const CHECKPOINT = `
+if redis.call('HGET', KEYS[1], 'run_id') ~= ARGV[1] then return 0 end
+if redis.call('HGET', KEYS[1], 'status') ~= 'in_progress' then return 0 end
+redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
+return 1`;
+
+export type JobEnd =
+  | { status: 'finished'; message: string; result: Record<string, unknown> }
+  | { status: 'failed'; statusCode: number; message: string }
+  | { status: 'cancelled'; message: string };
+
+/** The stored fields of each way a run can end (decision 11). */
+function endFields(outcome: JobEnd): Record<string, string> {
+  switch (outcome.status) {
+    case 'finished':
+      return { status_code: '"200"', job_percentage: '100', result: JSON.stringify(outcome.result) };
+    case 'failed':
+      return { status_code: JSON.stringify(outcome.statusCode) };
+    case 'cancelled':
+      return { status_code: '"499"' };
+  }
+}
+
+/**
+ * Job records in Redis, shared by every API and worker process. Each state change is one Lua script, so
+ * concurrent starts, cancels and finishes from different processes cannot interleave.
+ */
+export class JobStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly ttlSeconds: number,
+  ) {}
+
+  /** Starts a new run; null when the user already has this kind of job in progress. */
+  async start(
+    kind: JobKind,
+    ticket: string,
+    message: string,
+    result: Record<string, unknown> = {},
+  ): Promise<JobRecord | null> {
+    const record: JobRecord = {
+      kind,
+      ticket,
+      run_id: randomUUID(),
+      status: 'in_progress',
+      status_code: null,
+      message,
+      job_percentage: 0,
+      files_total: 0,
+      files_finished: 0,
+      bytes_total: 0,
+      bytes_finished: 0,
+      result,
+      created_at: new Date().toISOString(),
+      ended_at: null,
+    };
+    const started = await this.redis.eval(START, 2, ...this.keys(kind, ticket), ...toFields(record));
+    return started === 1 ? record : null;
+  }
+
+  async get(kind: JobKind, ticket: string): Promise<JobRecord | null> {
+    const fields = await this.redis.hgetall(this.keys(kind, ticket)[0]);
+    return fields.run_id ? fromFields(fields) : null;
+  }
+
+  /** False when the run is no longer the current one in progress (cancelled, or superseded). */
+  async update(
+    record: Pick<JobRecord, 'kind' | 'ticket' | 'run_id'>,
+    changes: Partial<JobProgress> & { message?: string; job_percentage?: number },
+  ): Promise<boolean> {
+    const pairs = Object.entries(changes).flatMap(([key, value]) => [key, String(value)]);
+    if (pairs.length === 0) return true;
+    return (
+      (await this.redis.eval(
+        UPDATE,
+        1,
+        this.keys(record.kind, record.ticket)[0],
+        record.run_id,
+        ...pairs,
+      )) === 1
+    );
+  }
+
+  /** False when the run had already ended (for example cancelled by the user). */
+  async end(record: Pick<JobRecord, 'kind' | 'ticket' | 'run_id'>, outcome: JobEnd): Promise<boolean> {
+    const fields = {
+      ...endFields(outcome),
+      status: outcome.status,
+      message: outcome.message,
+      ended_at: new Date().toISOString(),
+    };
+    const pairs = Object.entries(fields).flat();
+    return (
+      (await this.redis.eval(
+        END,
+        2,
+        ...this.keys(record.kind, record.ticket),
+        record.run_id,
+        this.ttlSeconds,
+        ...pairs,
+      )) === 1
+    );
+  }
+
+  /**
+   * Cancels the user's run if it is in progress (decision 12): the record reads as cancelled at once, and the
+   * worker running it notices within a second. Answers the record after the attempt.
+   */
+  async cancel(
+    kind: JobKind,
+    ticket: string,
+    message: string,
+  ): Promise<{ cancelled: boolean; record: JobRecord | null }> {
+    const current = await this.get(kind, ticket);
+    if (!current) return { cancelled: false, record: null };
+    const cancelled = await this.end(current, { status: 'cancelled', message });
+    return { cancelled, record: await this.get(kind, ticket) };
+  }
+
+  /** Remembers that one unit of work (a file) of the run is done, so a resumed run can skip it. */
+  async checkpoint(
+    record: Pick<JobRecord, 'kind' | 'ticket' | 'run_id'>,
+    item: string,
+    data: unknown,
+  ): Promise<boolean> {
+    const keys = this.keys(record.kind, record.ticket);
+    return (await this.redis.eval(CHECKPOINT, 2, ...keys, record.run_id, item, JSON.stringify(data))) === 1;
+  }
+
+  async checkpoints<T>(record: Pick<JobRecord, 'kind' | 'ticket'>): Promise<Map<string, T>> {
+    const fields = await this.redis.hgetall(this.keys(record.kind, record.ticket)[1]);
+    return new Map(Object.entries(fields).map(([item, data]) => [item, JSON.parse(data) as T]));
+  }
+
+  private keys(kind: JobKind, ticket: string): [string, string] {
+    const key = `${this.prefix}:job:${kind}:${ticket}`;
+    return [key, `${key}:checkpoints`];
+  }
+}
+
+function toFields(record: JobRecord): string[] {
+  return Object.entries(record).flatMap(([key, value]) => [
+    key,
+    key === 'result' || key === 'status_code' ? JSON.stringify(value) : String(value ?? ''),
+  ]);
+}
+
+function fromFields(fields: Record<string, string>): JobRecord {
+  const number = (key: string) => Number(fields[key] ?? 0);
+  return {
+    kind: fields.kind as JobKind,
+    ticket: fields.ticket ?? '',
+    run_id: fields.run_id ?? '',
+    status: fields.status as JobStatus,
+    status_code: JSON.parse(fields.status_code ?? 'null') as string | number | null,
+    message: fields.message ?? '',
+    job_percentage: number('job_percentage'),
+    files_total: number('files_total'),
+    files_finished: number('files_finished'),
+    bytes_total: number('bytes_total'),
+    bytes_finished: number('bytes_finished'),
+    result: JSON.parse(fields.result ?? '{}') as Record<string, unknown>,
+    created_at: fields.created_at ?? '',
+    ended_at: fields.ended_at || null,
+  };
+}
