@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+
 /**
  * The contract every repository connector implements. A connector serves one target entry of the targets
  * file; `open` checks a user's token once and returns a session scoped to that user.
@@ -54,12 +56,69 @@ export interface TargetStatus {
   detail: string;
 }
 
+/** A file met while walking a resource. */
+export interface RemoteFile {
+  kind: 'file';
+  /** `/`-separated path from the walked resource's parent: a project's files start with the project's title */
+  path: string;
+  size: number;
+  /** the checksum the target keeps for the file, in the first of `preferred` it has; null when it keeps none */
+  sourceHash(preferred: readonly string[]): Promise<{ algorithm: string; value: string } | null>;
+  open(): Promise<Readable>;
+}
+
+/** A folder met while walking a resource (so that empty folders survive a download). */
+export interface RemoteFolder {
+  kind: 'folder';
+  path: string;
+}
+
+export type DuplicateAction = 'ignore' | 'update';
+
+/** A file on its way into a target. */
+export interface IncomingFile {
+  size: number;
+  open(): Promise<Readable>;
+}
+
+export interface PutFileResult {
+  /** created: new; updated: replaced an existing file whose content differed; ignored: left the existing one */
+  outcome: 'created' | 'updated' | 'ignored';
+  id: string;
+  /** `/`-separated path inside the target, for the metadata file */
+  path: string;
+  /** checksums the target reports for the stored file (for a fixity check); empty when it reports none */
+  hashes: Record<string, string>;
+}
+
 export interface ConnectorSession {
   /** the user name at the target behind the token */
   readonly username: string;
   listResources(query: CollectionQuery): Promise<CollectionPage>;
   /** throws ConnectorError 404 (unknown for this user), 403 (no access) or 410 (gone) */
   getResource(id: string): Promise<ResourceDetail>;
+  /**
+   * Every folder and file of a resource (the resource itself first), each folder before its content and a
+   * folder's files before its subfolders. A file resource yields just itself. Entries are produced as they are found, so memory does not grow with the tree.
+   */
+  walk(id: string): AsyncIterable<RemoteFolder | RemoteFile>;
+  /** Makes a new top-level resource; a title the user already has gets a numbered suffix. */
+  createProject(title: string): Promise<ResourceSummary>;
+  /**
+   * Stores a file at `path` (names below the container `containerId`), making missing folders. An existing
+   * file is left alone with `ignore`, and with `update` replaced only when the content differs (decision 19).
+   * Throws ConnectorError 400 when `containerId` is not a container.
+   */
+  putFile(
+    containerId: string,
+    path: readonly string[],
+    file: IncomingFile,
+    duplicate: DuplicateAction,
+  ): Promise<PutFileResult>;
+  /** The target's own keywords of a resource; ConnectorError 400 when that kind of resource has none. */
+  keywords(id: string): Promise<string[]>;
+  /** Replaces the target's own keywords of a resource and answers them as stored. */
+  setKeywords(id: string, keywords: readonly string[]): Promise<string[]>;
 }
 
 export interface Connector {

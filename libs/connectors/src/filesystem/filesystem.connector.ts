@@ -1,7 +1,20 @@
 import { hashFile } from '@app/fixity';
 import { constants, type Stats } from 'node:fs';
-import { access, cp, lstat, mkdir, mkdtemp, realpath, rename, rm, stat } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import {
+  access,
+  cp,
+  lstat,
+  mkdir,
+  mkdtemp,
+  open,
+  realpath,
+  rename,
+  rm,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
 import {
   HASH_ALGORITHMS,
   type CollectionPage,
@@ -9,13 +22,29 @@ import {
   type Connector,
   type ConnectorDefinition,
   type ConnectorSession,
+  type DuplicateAction,
+  type IncomingFile,
+  type PutFileResult,
+  type ResourceSummary,
+  type RemoteFile,
+  type RemoteFolder,
   type ResourceDetail,
   type TargetStatus,
 } from '../connector';
 import { ConnectorError } from '../connector-error';
-import { listChildren, listResources, measureTree, summarize } from './listing';
+import {
+  KEYWORDS_FILE,
+  listChildren,
+  listResources,
+  measureTree,
+  readKeywordsFile,
+  summarize,
+  walkTree,
+} from './listing';
+import { randomUUID } from 'node:crypto';
 import { sha256Hex, usersByTokenDigest, validateOptions, type FilesystemOptions } from './options';
-import { decodeId, resolveInside, toConnectorError } from './paths';
+import { decodeId, encodeId, resolveInside, toConnectorError } from './paths';
+import { makeUniqueDirectory, putFile } from './writing';
 
 const DIGEST_CACHE_ENTRIES = 1000;
 
@@ -125,6 +154,82 @@ class FilesystemSession implements ConnectorSession {
     } catch (error) {
       throw toConnectorError(error, id);
     }
+  }
+
+  async createProject(title: string): Promise<ResourceSummary> {
+    return summarize(await makeUniqueDirectory(this.userDir, title), true);
+  }
+
+  async putFile(
+    containerId: string,
+    path: readonly string[],
+    file: IncomingFile,
+    duplicate: DuplicateAction,
+  ): Promise<PutFileResult> {
+    const relativePath = decodeId(containerId);
+    if (relativePath === null) throw ConnectorError.unknownResource(containerId);
+    const { absolute, stats } = await resolveInside(this.userDir, relativePath, containerId);
+    if (!stats.isDirectory())
+      throw new ConnectorError(400, `The Resource provided, ${containerId}, is not a container`);
+    const stored = await putFile(absolute, path, file, duplicate);
+    const filePath = [relativePath, ...path].join('/');
+    return { ...stored, id: encodeId(filePath), path: `/${filePath}` };
+  }
+
+  async keywords(id: string): Promise<string[]> {
+    return readKeywordsFile(await this.keywordsDir(id));
+  }
+
+  async setKeywords(id: string, keywords: readonly string[]): Promise<string[]> {
+    const dir = await this.keywordsDir(id);
+    const temporary = join(dir, `.presqt-partial-${randomUUID()}`);
+    await writeFile(temporary, JSON.stringify([...keywords]));
+    await rename(temporary, join(dir, KEYWORDS_FILE));
+    return [...keywords];
+  }
+
+  /** Keywords belong to folders and projects, kept in a reserved file inside them. */
+  private async keywordsDir(id: string): Promise<string> {
+    const relativePath = decodeId(id);
+    if (relativePath === null) throw ConnectorError.unknownResource(id);
+    const { absolute, stats } = await resolveInside(this.userDir, relativePath, id);
+    if (!stats.isDirectory())
+      throw new ConnectorError(400, 'PresQT Error: files on this target have no keywords.');
+    return absolute;
+  }
+
+  async *walk(id: string): AsyncIterable<RemoteFolder | RemoteFile> {
+    const relativePath = decodeId(id);
+    if (relativePath === null) throw ConnectorError.unknownResource(id);
+    const { absolute, stats } = await resolveInside(this.userDir, relativePath, id);
+    const title = basename(relativePath);
+    if (stats.isFile()) {
+      yield this.remoteFile(title, absolute, stats);
+      return;
+    }
+    for await (const entry of walkTree(absolute, title)) {
+      yield entry.stats
+        ? this.remoteFile(entry.path, entry.absolute, entry.stats)
+        : { kind: 'folder', path: entry.path };
+    }
+  }
+
+  private remoteFile(path: string, absolute: string, stats: Stats): RemoteFile {
+    return {
+      kind: 'file',
+      path,
+      size: stats.size,
+      sourceHash: async (preferred) => {
+        const digests = await this.digests.get(absolute, stats);
+        const algorithm = preferred.find((name) => digests[name] !== undefined);
+        return algorithm ? { algorithm, value: digests[algorithm] } : null;
+      },
+      open: async (): Promise<Readable> => {
+        // O_NOFOLLOW: a file swapped for a symlink since the walk is refused, not followed
+        const handle = await open(absolute, constants.O_RDONLY | constants.O_NOFOLLOW);
+        return handle.createReadStream({ highWaterMark: 1 << 20 });
+      },
+    };
   }
 }
 

@@ -105,6 +105,11 @@ function field(value: unknown, key: string): unknown {
   return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
 }
 
+/** The target's own keywords of a folder (a JSON array in a reserved file); none when absent or unreadable. */
+export async function readKeywordsFile(dir: string): Promise<string[]> {
+  return strings(await readSmallJson(join(dir, KEYWORDS_FILE)));
+}
+
 function strings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }
@@ -200,11 +205,41 @@ export async function listChildren(dir: string, relativePath: string): Promise<R
     if (entry.isDirectory()) directories.push(entry.name);
     else if (entry.isFile()) files.push(entry.name);
   });
-  const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   return [
     ...directories.sort(byName).map((name) => summarize(`${relativePath}/${name}`, true)),
     ...files.sort(byName).map((name) => summarize(`${relativePath}/${name}`, false)),
   ];
+}
+
+export interface TreeEntry {
+  /** `/`-separated, from `base` */
+  path: string;
+  absolute: string;
+  /** null for a folder */
+  stats: Stats | null;
+}
+
+/**
+ * Folders and regular files below `dir`, depth first, each folder before its content and each level by name,
+ * so downloads are reproducible. Only one directory's names are held at a time per level.
+ */
+export async function* walkTree(dir: string, base: string): AsyncGenerator<TreeEntry> {
+  yield { path: base, absolute: dir, stats: null };
+  const directories: string[] = [];
+  const files: string[] = [];
+  await forEachEntry(dir, async (entry) => {
+    if (entry.isDirectory()) directories.push(entry.name);
+    else if (entry.isFile()) files.push(entry.name);
+  });
+  for (const name of files.sort(byName)) {
+    const stats = await lstatIfPresent(join(dir, name));
+    if (stats?.isFile()) yield { path: `${base}/${name}`, absolute: join(dir, name), stats };
+  }
+  for (const name of directories.sort(byName)) yield* walkTree(join(dir, name), `${base}/${name}`);
+}
+
+function byName(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Total bytes and number of the regular files below a directory, walking it level by level. */

@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { filesystemConnector } from '@app/connectors/filesystem';
+import type { ConnectorSession, IncomingFile } from '@app/connectors';
+
+const md5 = (text: string) => createHash('md5').update(text).digest('hex');
+const incoming = (text: string): IncomingFile => ({
+  size: Buffer.byteLength(text),
+  open: async () => Readable.from([Buffer.from(text)]),
+});
+
+describe('filesystem connector: writing', () => {
+  let tmp: string;
+  let session: ConnectorSession;
+  let userDir: string;
+
+  beforeEach(async () => {
+    tmp = await mkdtemp(join(tmpdir(), 'fs-write-'));
+    userDir = join(tmp, 'root', 'alice');
+    const connector = filesystemConnector.create(
+      { root: join(tmp, 'root'), tokens: { t: 'alice' } },
+      { targetName: 'fs', dataDir: tmp, configDir: tmp, perPage: 10 },
+    );
+    await mkdir(join(tmp, 'root'), { recursive: true });
+    session = await connector.open('t');
+  });
+
+  afterEach(() => rm(tmp, { recursive: true, force: true }));
+
+  it('creates projects, numbering a title that is taken', async () => {
+    const first = await session.createProject('Survey');
+    const second = await session.createProject('Survey');
+    expect([first.title, second.title]).toEqual(['Survey', 'Survey (2)']);
+    expect(first).toMatchObject({ kind: 'container', kindName: 'project', container: null });
+    await expect(session.createProject('../escape')).rejects.toMatchObject({ status: 400 });
+    await expect(session.createProject('.presqt-x')).rejects.toMatchObject({ status: 400 });
+  });
+
+  it('writes files with folders, then ignores or updates duplicates as asked', async () => {
+    const project = await session.createProject('P');
+    const created = await session.putFile(project.id, ['data', 'a.txt'], incoming('one'), 'ignore');
+    expect(created).toMatchObject({ outcome: 'created', path: '/P/data/a.txt', hashes: { md5: md5('one') } });
+    expect(await readFile(join(userDir, 'P', 'data', 'a.txt'), 'utf8')).toBe('one');
+
+    expect((await session.putFile(project.id, ['data', 'a.txt'], incoming('two'), 'ignore')).outcome).toBe(
+      'ignored',
+    );
+    expect(await readFile(join(userDir, 'P', 'data', 'a.txt'), 'utf8')).toBe('one');
+    expect((await session.putFile(project.id, ['data', 'a.txt'], incoming('one'), 'update')).outcome).toBe(
+      'ignored',
+    );
+    const updated = await session.putFile(project.id, ['data', 'a.txt'], incoming('two'), 'update');
+    expect(updated).toMatchObject({ outcome: 'updated', hashes: { md5: md5('two') } });
+    expect(await readFile(join(userDir, 'P', 'data', 'a.txt'), 'utf8')).toBe('two');
+    expect((await readdir(join(userDir, 'P', 'data'))).sort()).toEqual(['a.txt']);
+  });
+
+  it('refuses unsafe names, files as containers, and folders through symlinks', async () => {
+    const project = await session.createProject('P');
+    for (const path of [['..', 'x'], ['a/b'], ['.presqt-keywords.json'], ['']]) {
+      await expect(session.putFile(project.id, path, incoming('x'), 'ignore')).rejects.toMatchObject({
+        status: 400,
+      });
+    }
+    const file = await session.putFile(project.id, ['f.txt'], incoming('x'), 'ignore');
+    await expect(session.putFile(file.id, ['g.txt'], incoming('x'), 'ignore')).rejects.toMatchObject({
+      status: 400,
+    });
+    await symlink(tmp, join(userDir, 'P', 'link'));
+    await expect(
+      session.putFile(project.id, ['link', 'g.txt'], incoming('x'), 'ignore'),
+    ).rejects.toMatchObject({
+      status: 400,
+    });
+  });
+
+  it('leaves no partial file when the source fails midway', async () => {
+    const project = await session.createProject('P');
+    const failing: IncomingFile = {
+      size: 10,
+      open: async () =>
+        new Readable({
+          read() {
+            this.push(Buffer.from('abc'));
+            this.destroy(new Error('connection reset'));
+          },
+        }),
+    };
+    await expect(session.putFile(project.id, ['f.bin'], failing, 'ignore')).rejects.toThrow(
+      'connection reset',
+    );
+    expect(await readdir(join(userDir, 'P'))).toEqual([]);
+  });
+});
