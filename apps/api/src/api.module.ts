@@ -1,7 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { AppConfig, ConfigModule } from '@app/config';
+import { JobsModule } from '@app/jobs';
 import { TargetsModule, TargetsRegistry } from '@app/targets';
+import { JobStatusController } from './jobs/job-status.controller';
 import { ApiErrorFilter } from './common/api-error.filter';
 import { CommonModule } from './common/common.module';
 import { ResourcesModule } from './resources/resources.module';
@@ -18,11 +20,12 @@ export class ApiModule {
       imports: [
         ConfigModule.forRoot(config),
         TargetsModule.forRoot(targets),
+        JobsModule.forRoot(config),
         CommonModule,
         StatusesModule,
         ResourcesModule,
       ],
-      controllers: [ApiRootController, ServicesController, TargetsController],
+      controllers: [ApiRootController, ServicesController, TargetsController, JobStatusController],
       providers: [{ provide: APP_FILTER, useClass: ApiErrorFilter }],
     };
   }

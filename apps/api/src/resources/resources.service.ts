@@ -2,7 +2,11 @@ import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { ServiceError } from '@app/common';
 import { SEARCH_FILTERS, type CollectionQuery } from '@app/connectors';
+import { AppConfig } from '@app/config';
+import { ticketFor, TokenCipher, type DownloadPayload } from '@app/jobs';
+import { parseEmailOptIn } from '@app/mail';
 import { TargetsRegistry } from '@app/targets';
+import { JobStarter } from '../jobs/job-starter.service';
 import { LinkBuilder } from '../common/link-builder';
 import type { CollectionQueryDto } from './dto/collection-query.dto';
 import { ResourcePresenter } from './resource.presenter';
@@ -12,6 +16,9 @@ export class ResourcesService {
   constructor(
     private readonly registry: TargetsRegistry,
     private readonly links: LinkBuilder,
+    private readonly config: AppConfig,
+    private readonly jobs: JobStarter,
+    private readonly cipher: TokenCipher,
   ) {}
 
   async collection(request: Request, targetName: string, token: string, query: CollectionQueryDto) {
@@ -47,6 +54,37 @@ export class ResourcesService {
     const session = await target.connector.open(token);
     const resource = await session.getResource(id);
     return new ResourcePresenter(this.links, request, target).detail(resource);
+  }
+
+  /**
+   * Starts a download after checking everything that can be checked first (decision 10): the headers, the
+   * target and its action, the token and the resource at the target, and the user's download slot.
+   */
+  async startDownload(
+    request: Request,
+    targetName: string,
+    id: string,
+    token: string,
+    emailHeader: string | undefined,
+  ) {
+    const email = parseEmailOptIn(emailHeader);
+    const target = this.registry.require(targetName);
+    target.requireAction('resource_download');
+    const session = await target.connector.open(token);
+    await session.getResource(id);
+    const ticket = ticketFor(this.config.secretKey, token);
+    await this.jobs.start<DownloadPayload>('download', ticket, 'Download is being processed on the server.', {
+      targetName,
+      resourceId: id,
+      sourceToken: this.cipher.encrypt(token),
+      email,
+    });
+    return {
+      message: 'The server is processing the request.',
+      download_job_zip: this.links.url(request, '/api_v1/job_status/download.zip/'),
+      download_job_json: this.links.url(request, '/api_v1/job_status/download.json/'),
+      ticket_number: ticket,
+    };
   }
 
   /** The one search filter of the query (decision 4); a blank value means no search. */

@@ -1,0 +1,30 @@
+import type { Request } from 'express';
+import { ServiceError } from '@app/common';
+import type { KeywordAction } from '@app/jobs';
+
+/** The required headers of upload and transfer starts, each answering 400 naming what is wrong. */
+export function requiredHeader(request: Request, name: string): string {
+  const value = request.header(name)?.trim();
+  if (!value) throw ServiceError.badRequest(`PresQT Error: '${name}' missing in the request headers.`);
+  return value;
+}
+
+export function duplicateAction(request: Request): 'ignore' | 'update' {
+  const value = requiredHeader(request, 'presqt-file-duplicate-action');
+  if (value !== 'ignore' && value !== 'update') {
+    throw ServiceError.badRequest(
+      `PresQT Error: '${value}' is not a valid file_duplicate_action. The options are 'ignore' or 'update'.`,
+    );
+  }
+  return value;
+}
+
+export function keywordAction(request: Request): KeywordAction {
+  const value = requiredHeader(request, 'presqt-keyword-action');
+  if (value !== 'automatic' && value !== 'manual' && value !== 'none') {
+    throw ServiceError.badRequest(
+      `PresQT Error: '${value}' is not a valid keyword_action. The options are 'automatic', 'manual', or 'none'.`,
+    );
+  }
+  return value;
+}

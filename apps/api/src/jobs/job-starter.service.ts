@@ -1,0 +1,51 @@
+import { getQueueToken } from '@nestjs/bull';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import type { Queue } from 'bull';
+import { ServiceError } from '@app/common';
+import { JOB_KINDS, JobStore, type JobKind, type JobPayload, type JobRecord } from '@app/jobs';
+
+export const IN_PROGRESS_ERROR = 'User currently has processes in progress.';
+
+/** Starts a job run: claims the user's slot atomically, then queues the work for a worker. */
+@Injectable()
+export class JobStarter implements OnModuleInit {
+  private readonly queues = new Map<JobKind, Queue>();
+
+  constructor(
+    private readonly store: JobStore,
+    private readonly moduleRef: ModuleRef,
+  ) {}
+
+  onModuleInit(): void {
+    for (const kind of JOB_KINDS) {
+      this.queues.set(kind, this.moduleRef.get<Queue>(getQueueToken(kind), { strict: false }));
+    }
+  }
+
+  /**
+   * `prepare` runs once the slot is claimed and before the job is queued (to hand files to the worker). If
+   * either fails, the run ends as failed, so the slot is never left taken.
+   */
+  async start<P extends JobPayload>(
+    kind: JobKind,
+    ticket: string,
+    message: string,
+    payload: Omit<P, 'ticket' | 'runId'>,
+    prepare?: (record: JobRecord) => Promise<void>,
+  ): Promise<JobRecord> {
+    const initial = kind === 'download' ? { ticket_number: ticket } : {};
+    const record = await this.store.start(kind, ticket, message, initial);
+    if (!record) throw ServiceError.badRequest(IN_PROGRESS_ERROR);
+    try {
+      await prepare?.(record);
+      const data = { ...payload, ticket, runId: record.run_id };
+      await this.queues.get(kind)!.add(data, { jobId: `${kind}:${ticket}:${record.run_id}` });
+      return record;
+    } catch (error) {
+      const message = `PresQT Error: the job could not be started: ${(error as Error).message}`;
+      await this.store.end(record, { status: 'failed', statusCode: 503, message });
+      throw error instanceof ServiceError ? error : new ServiceError(503, message);
+    }
+  }
+}

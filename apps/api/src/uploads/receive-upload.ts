@@ -1,0 +1,56 @@
+import { mkdir } from 'node:fs/promises';
+import type { Request, Response } from 'express';
+import multer, { MulterError } from 'multer';
+import { ServiceError } from '@app/common';
+
+export const UPLOAD_FIELD = 'presqt-file';
+
+/**
+ * Streams the `presqt-file` part of a multipart request to `dir/name` (never into memory) and answers its path.
+ * Runs only after the cheap checks, so a bad token never costs a large upload.
+ */
+export async function receiveUpload(
+  request: Request,
+  response: Response,
+  dir: string,
+  name: string,
+  maxBytes: number,
+): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const upload = multer({
+    storage: multer.diskStorage({
+      destination: dir,
+      filename: (_request, _file, callback) => callback(null, name),
+    }),
+    limits: { fileSize: maxBytes, files: 1, fields: 20, fieldSize: 64 * 1024, parts: 40 },
+  }).single(UPLOAD_FIELD);
+  await new Promise<void>((resolve, reject) =>
+    upload(request, response, (error: unknown) => (error ? reject(uploadError(error, maxBytes)) : resolve())),
+  );
+  if (!request.file) {
+    throw ServiceError.badRequest(
+      `PresQT Error: The file, '${UPLOAD_FIELD}', is not found in the body of the request.`,
+    );
+  }
+  return request.file.path;
+}
+
+function uploadError(error: unknown, maxBytes: number): ServiceError {
+  if (error instanceof MulterError) {
+    if (error.code === 'LIMIT_FILE_SIZE') {
+      return new ServiceError(
+        413,
+        `PresQT Error: the uploaded file is larger than the limit of ${maxBytes} bytes.`,
+      );
+    }
+    if (error.code === 'LIMIT_UNEXPECTED_FILE') {
+      return ServiceError.badRequest(
+        `PresQT Error: unexpected file part '${error.field}'; send the package as the one part '${UPLOAD_FIELD}'.`,
+      );
+    }
+    return ServiceError.badRequest(`PresQT Error: the multipart body was refused: ${error.message}.`);
+  }
+  return ServiceError.badRequest(
+    `PresQT Error: the multipart body could not be read: ${(error as Error).message}.`,
+  );
+}

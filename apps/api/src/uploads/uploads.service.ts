@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { ServiceError } from '@app/common';
+import { AppConfig } from '@app/config';
+import {
+  JobStore,
+  ticketFor,
+  TokenCipher,
+  UPLOAD_BAG_FILE,
+  UPLOAD_PACKAGE_FILE,
+  type UploadPayload,
+} from '@app/jobs';
+import { parseEmailOptIn } from '@app/mail';
+import { TargetsRegistry } from '@app/targets';
+import { duplicateAction, requiredHeader } from '../common/job-headers';
+import { LinkBuilder } from '../common/link-builder';
+import { DESTINATION_TOKEN } from '../common/required-header.decorator';
+import { IN_PROGRESS_ERROR, JobStarter } from '../jobs/job-starter.service';
+import { inspectPackage } from './inspect-package';
+import { receiveUpload } from './receive-upload';
+
+@Injectable()
+export class UploadsService {
+  constructor(
+    private readonly registry: TargetsRegistry,
+    private readonly links: LinkBuilder,
+    private readonly config: AppConfig,
+    private readonly jobs: JobStarter,
+    private readonly store: JobStore,
+    private readonly cipher: TokenCipher,
+  ) {}
+
+  /**
+   * Starts an upload (decision 10): the cheap checks first (headers, target, token, container, the user's
+   * slot), then the package is received to disk and checked whole (decision 18) before the 202. A refused
+   * package leaves nothing behind.
+   */
+  async start(request: Request, response: Response, targetName: string, containerId: string | null) {
+    const token = requiredHeader(request, DESTINATION_TOKEN);
+    const duplicate = duplicateAction(request);
+    const email = parseEmailOptIn(request.header('presqt-email-opt-in'));
+    const target = this.registry.require(targetName);
+    target.requireAction('resource_upload');
+    const session = await target.connector.open(token);
+    if (containerId !== null && (await session.getResource(containerId)).kind !== 'container') {
+      throw ServiceError.badRequest(
+        `PresQT Error: The Resource provided, ${containerId}, is not a container.`,
+      );
+    }
+    const ticket = ticketFor(this.config.secretKey, token);
+    if ((await this.store.get('upload', ticket))?.status === 'in_progress') {
+      throw ServiceError.badRequest(IN_PROGRESS_ERROR);
+    }
+
+    const incoming = join(this.config.dataDir, 'uploads', randomUUID());
+    try {
+      const file = await receiveUpload(
+        request,
+        response,
+        incoming,
+        UPLOAD_PACKAGE_FILE,
+        this.config.maxUploadBytes,
+      );
+      const bag = await inspectPackage(file, this.config.zipLimits, containerId === null);
+      await this.jobs.start<UploadPayload>(
+        'upload',
+        ticket,
+        'Upload is being processed on the server.',
+        { targetName, containerId, destinationToken: this.cipher.encrypt(token), duplicate, email },
+        async (record) => {
+          const runDir = this.config.jobDir('upload', ticket, record.run_id);
+          await mkdir(runDir, { recursive: true });
+          await rename(file, join(runDir, UPLOAD_PACKAGE_FILE));
+          await writeFile(join(runDir, UPLOAD_BAG_FILE), JSON.stringify(bag));
+        },
+      );
+    } finally {
+      await rm(incoming, { recursive: true, force: true });
+    }
+    return {
+      message: 'The server is processing the request.',
+      upload_job: this.links.url(request, '/api_v1/job_status/upload/'),
+    };
+  }
+}
