@@ -1,7 +1,14 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig, ConfigModule } from '@app/config';
-import { jobQueuesModules } from '@app/jobs';
+import { JobsModule } from '@app/jobs';
+import { Mailer } from '@app/mail';
 import { TargetsModule, TargetsRegistry } from '@app/targets';
+import { DownloadJob } from './jobs/download.job';
+import { TransferJob } from './jobs/transfer.job';
+import { UploadJob } from './jobs/upload.job';
+import { JobFilesSweeper } from './jobs/job-files-sweeper';
+import { JOB_HANDLERS, type JobHandler } from './jobs/job-handler';
+import { JobRunner, outboxDir } from './jobs/job-runner';
 import { QueueReadiness } from './queue-readiness';
 
 @Module({})
@@ -9,8 +16,24 @@ export class WorkerModule {
   static register(config: AppConfig, targets: TargetsRegistry): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [ConfigModule.forRoot(config), TargetsModule.forRoot(targets), ...jobQueuesModules(config)],
-      providers: [QueueReadiness],
+      imports: [ConfigModule.forRoot(config), TargetsModule.forRoot(targets), JobsModule.forRoot(config)],
+      providers: [
+        QueueReadiness,
+        DownloadJob,
+        TransferJob,
+        UploadJob,
+        {
+          provide: JOB_HANDLERS,
+          inject: [DownloadJob, TransferJob, UploadJob],
+          useFactory: (...handlers: JobHandler[]) => handlers,
+        },
+        {
+          provide: Mailer,
+          useFactory: () => new Mailer({ smtpUrl: config.smtpUrl, outboxDir: outboxDir(config) }),
+        },
+        JobRunner,
+        JobFilesSweeper,
+      ],
     };
   }
 }

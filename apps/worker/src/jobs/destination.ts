@@ -1,0 +1,55 @@
+import { Readable } from 'node:stream';
+import type { ConnectorSession } from '@app/connectors';
+import { JobStore } from '@app/jobs';
+import { FTS_METADATA_FILE, type FtsMetadata } from '@app/metadata';
+import type { JobContext } from './job-context';
+import type { IngestReport } from './ingest';
+
+const CONTAINER_CHECKPOINT = '#container';
+
+/**
+ * Where an upload or transfer writes: the given container, or a new project made once and remembered in the
+ * run's checkpoints, so that a run resumed after a crash reuses it instead of making a second one.
+ */
+export async function destinationContainer(
+  store: JobStore,
+  context: JobContext,
+  session: ConnectorSession,
+  containerId: string | null,
+  projectTitle: string | null,
+): Promise<string> {
+  if (containerId !== null) return containerId;
+  const earlier = (await store.checkpoints<{ id: string }>(context.record)).get(CONTAINER_CHECKPOINT);
+  if (earlier) return earlier.id;
+  const project = await session.createProject(projectTitle ?? 'Untitled');
+  await store.checkpoint(context.record, CONTAINER_CHECKPOINT, { id: project.id });
+  return project.id;
+}
+
+/** Writes the metadata file at the top of the destination container, replacing the one merged into it. */
+export async function writeMetadata(
+  session: ConnectorSession,
+  containerId: string,
+  metadata: FtsMetadata,
+): Promise<void> {
+  const content = Buffer.from(JSON.stringify(metadata, null, 2));
+  await session.putFile(
+    containerId,
+    [FTS_METADATA_FILE],
+    { size: content.length, open: async () => Readable.from([content]) },
+    'update',
+  );
+}
+
+/** The final message of an upload or transfer, naming fixity problems (decision 16). */
+export function fixityMessage(action: 'Upload' | 'Transfer', report: IngestReport): string {
+  const parts = [
+    report.failedFixity.length > 0 ? `${action} successful but with fixity errors.` : `${action} successful.`,
+  ];
+  if (report.unverified.length > 0) {
+    parts.push(
+      `Fixity of ${report.unverified.length} file(s) could not be verified because no checksum was provided.`,
+    );
+  }
+  return parts.join(' ');
+}

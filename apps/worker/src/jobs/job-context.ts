@@ -1,0 +1,99 @@
+import { ServiceError } from '@app/common';
+import { JobStore, percentageOf, type JobProgress, type JobRecord } from '@app/jobs';
+
+/** How often progress is written, or, with nothing to write, the record checked for a cancel. */
+const TICK_MS = 400;
+
+/** Thrown inside a job once the user has cancelled it, so the handler unwinds and cleans up. */
+export class JobCancelled extends Error {
+  constructor() {
+    super('cancelled');
+  }
+}
+
+/**
+ * What a running job sees of its record: progress reporting (batched, so a job with many small files does
+ * not write to Redis for each one), and a signal that fires within a second of a cancel from any API process.
+ */
+export class JobContext {
+  private readonly controller = new AbortController();
+  private readonly progress: JobProgress = {
+    files_total: 0,
+    files_finished: 0,
+    bytes_total: 0,
+    bytes_finished: 0,
+  };
+  private message: string | undefined;
+  private dirty = false;
+  private readonly timer: NodeJS.Timeout;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly store: JobStore,
+    readonly record: JobRecord,
+  ) {
+    this.timer = setInterval(() => {
+      this.flushing = (this.dirty ? this.flush() : this.checkStillRunning()).catch(() => undefined);
+    }, TICK_MS);
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** Throws JobCancelled when the job has been cancelled. */
+  throwIfCancelled(): void {
+    if (this.signal.aborted) throw new JobCancelled();
+  }
+
+  setTotals(files: number, bytes: number): void {
+    this.progress.files_total = files;
+    this.progress.bytes_total = bytes;
+    this.dirty = true;
+  }
+
+  addBytes(bytes: number): void {
+    this.progress.bytes_finished += bytes;
+    this.dirty = true;
+  }
+
+  fileFinished(): void {
+    this.progress.files_finished += 1;
+    this.dirty = true;
+  }
+
+  setMessage(message: string): void {
+    this.message = message;
+    this.dirty = true;
+  }
+
+  /** Writes pending progress now; a refused write means the run was cancelled or superseded. */
+  async flush(): Promise<void> {
+    this.dirty = false;
+    const still = await this.store.update(this.record, {
+      ...this.progress,
+      job_percentage: percentageOf(this.progress),
+      ...(this.message === undefined ? {} : { message: this.message }),
+    });
+    if (!still) this.controller.abort();
+  }
+
+  /** Stops the timers; pending progress is dropped (the job is ending). */
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flushing;
+  }
+
+  private async checkStillRunning(): Promise<void> {
+    const current = await this.store.get(this.record.kind, this.record.ticket);
+    if (!current || current.run_id !== this.record.run_id || current.status !== 'in_progress') {
+      this.controller.abort();
+    }
+  }
+}
+
+/** The status code and message a failed job reports: the target's own for its errors, else 500. */
+export function failureOf(error: unknown): { statusCode: number; message: string } {
+  if (error instanceof ServiceError) return { statusCode: error.status, message: error.message };
+  return { statusCode: 500, message: `The job failed: ${(error as Error)?.message ?? String(error)}` };
+}

@@ -1,0 +1,119 @@
+import { basename, dirname, join } from 'node:path';
+import { mkdir, readdir, rm } from 'node:fs/promises';
+import { getQueueToken } from '@nestjs/bull';
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import type { Job, Queue } from 'bull';
+import { AppConfig } from '@app/config';
+import { JobStore, type JobEnd, type JobPayload, type JobRecord } from '@app/jobs';
+import { jobEndedMessage, Mailer } from '@app/mail';
+import { failureOf, JobContext } from './job-context';
+import { JOB_HANDLERS, type JobHandler } from './job-handler';
+
+/**
+ * Consumes the queues: runs each job through its handler, records how it ended, removes what a cancelled
+ * or failed run left behind, and emails the user when they asked for it (decision 14).
+ */
+@Injectable()
+export class JobRunner implements OnApplicationBootstrap {
+  private readonly logger = new Logger('JobRunner');
+
+  constructor(
+    @Inject(JOB_HANDLERS) private readonly handlers: JobHandler[],
+    private readonly moduleRef: ModuleRef,
+    private readonly store: JobStore,
+    private readonly config: AppConfig,
+    private readonly mailer: Mailer,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    for (const handler of this.handlers) {
+      const queue = this.moduleRef.get<Queue<JobPayload>>(getQueueToken(handler.kind), { strict: false });
+      // process() settles only when the queue closes; a close during start-up must not crash the worker
+      queue
+        .process(this.config.jobConcurrency, (job) => this.run(handler, job))
+        .catch((error: Error) => this.logger.warn(`${handler.kind} queue stopped: ${error.message}`));
+      // Bull fails a job whose worker died too often (stalled); the record must say so and free the slot.
+      queue.on('failed', (job: Job<JobPayload>, error: Error) => void this.onGaveUp(handler, job, error));
+    }
+  }
+
+  private async run(handler: JobHandler, job: Job<JobPayload>): Promise<void> {
+    const payload = job.data;
+    const record = await this.store.get(handler.kind, payload.ticket);
+    // cancelled before a worker took it, or replaced by a newer run
+    if (!record || record.run_id !== payload.runId || record.status !== 'in_progress') return;
+    this.logger.log(`running ${handler.kind} job ${record.run_id}`);
+
+    const workDir = this.config.jobDir(handler.kind, record.ticket, record.run_id);
+    await mkdir(workDir, { recursive: true });
+    await removeReplacedRuns(workDir);
+    const context = new JobContext(this.store, record);
+    let outcome: JobEnd | undefined;
+    let link: string | undefined;
+    try {
+      const done = await handler.run(payload, context, workDir);
+      await context.flush();
+      outcome = { status: 'finished', message: done.message, result: done.result };
+      link = done.link;
+    } catch (error) {
+      if (!context.signal.aborted) {
+        outcome = { status: 'failed', ...failureOf(error) };
+        this.logger.warn(`${handler.kind} ${record.run_id} failed: ${outcome.message}`);
+      }
+    } finally {
+      await context.close();
+    }
+    const ended = outcome !== undefined && (await this.store.end(record, outcome));
+    // A cancelled run (or one cancelled just as it finished) and a failed one leave no files behind.
+    if (!ended || outcome?.status !== 'finished') await rm(workDir, { recursive: true, force: true });
+    await this.notify(payload, record, link);
+  }
+
+  private async onGaveUp(handler: JobHandler, job: Job<JobPayload>, error: Error): Promise<void> {
+    const record = await this.store.get(handler.kind, job.data.ticket);
+    if (!record || record.run_id !== job.data.runId) return;
+    const message = `The job was stopped after its worker went away repeatedly (${error.message}).`;
+    if (await this.store.end(record, { status: 'failed', statusCode: 500, message })) {
+      await rm(this.config.jobDir(handler.kind, record.ticket, record.run_id), {
+        recursive: true,
+        force: true,
+      });
+      await this.notify(job.data, record);
+    }
+  }
+
+  private async notify(payload: JobPayload, record: JobRecord, link?: string): Promise<void> {
+    if (!payload.email) return;
+    const final = await this.store.get(record.kind, record.ticket);
+    if (!final || final.run_id !== record.run_id || final.status === 'in_progress') return;
+    const failedFixity = (final.result.failed_fixity as string[] | undefined) ?? [];
+    try {
+      await this.mailer.send({
+        to: payload.email,
+        ...jobEndedMessage({
+          kind: record.kind,
+          status: final.status,
+          message: final.message,
+          failedFixity,
+          link,
+        }),
+      });
+    } catch (error) {
+      this.logger.warn(`could not send the ${record.kind} email: ${(error as Error).message}`);
+    }
+  }
+}
+
+/** Files of the user's earlier runs of this kind: their records were replaced by this run's, so they go. */
+async function removeReplacedRuns(workDir: string): Promise<void> {
+  const ticketDir = dirname(workDir);
+  for (const run of await readdir(ticketDir)) {
+    if (run !== basename(workDir)) await rm(join(ticketDir, run), { recursive: true, force: true });
+  }
+}
+
+/** The outbox used when no SMTP server is configured. */
+export function outboxDir(config: AppConfig): string {
+  return join(config.dataDir, 'outbox');
+}

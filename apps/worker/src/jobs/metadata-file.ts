@@ -1,0 +1,39 @@
+import type { Readable } from 'node:stream';
+import type { ConnectorSession, RemoteFile } from '@app/connectors';
+import { FTS_METADATA_FILE, parseFtsMetadata, type FtsMetadata } from '@app/metadata';
+
+const MAX_METADATA_BYTES = 4 << 20;
+
+/** Whether a walked file is the metadata file at the top of the walked resource. */
+export function isTopMetadataFile(file: RemoteFile, resourceTitle: string): boolean {
+  return file.path === `${resourceTitle}/${FTS_METADATA_FILE}`;
+}
+
+/** The metadata file's content when it is valid and small enough to merge; null otherwise (decision 17). */
+export async function readMetadataFile(file: RemoteFile): Promise<FtsMetadata | null> {
+  if (file.size > MAX_METADATA_BYTES) return null;
+  return parseFtsMetadata(await readAll(await file.open()));
+}
+
+/** The valid metadata file directly inside a container, if it has one (its files come first in a walk). */
+export async function findMetadataFile(
+  session: ConnectorSession,
+  containerId: string,
+): Promise<FtsMetadata | null> {
+  let title: string | undefined;
+  for await (const entry of session.walk(containerId)) {
+    if (title === undefined) {
+      title = entry.path;
+      continue;
+    }
+    if (entry.kind === 'folder') break;
+    if (isTopMetadataFile(entry, title)) return readMetadataFile(entry);
+  }
+  return null;
+}
+
+export async function readAll(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}

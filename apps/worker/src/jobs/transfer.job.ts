@@ -1,0 +1,160 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '@app/config';
+import type { ConnectorSession, RemoteFile } from '@app/connectors';
+import { JobStore, TokenCipher, type TransferPayload } from '@app/jobs';
+import { mergeFtsMetadata, newAction, type FtsMetadata } from '@app/metadata';
+import { TargetsRegistry, type Target } from '@app/targets';
+import type { JobContext } from './job-context';
+import type { JobHandler, JobOutcome } from './job-handler';
+import { destinationContainer, fixityMessage, writeMetadata } from './destination';
+import { ingest, type IngestFile } from './ingest';
+import { findMetadataFile, isTopMetadataFile, readMetadataFile } from './metadata-file';
+
+/**
+ * A transfer: files stream from the source target straight into the destination (no copy on disk), with
+ * duplicates handled as asked, fixity checked on both sides, keywords carried as the keyword action says
+ * (decision 22) and the metadata file merged at the destination. The source is never written to.
+ */
+@Injectable()
+export class TransferJob implements JobHandler<TransferPayload> {
+  readonly kind = 'transfer';
+
+  constructor(
+    private readonly targets: TargetsRegistry,
+    private readonly cipher: TokenCipher,
+    private readonly store: JobStore,
+    private readonly config: AppConfig,
+  ) {}
+
+  async run(payload: TransferPayload, context: JobContext): Promise<JobOutcome> {
+    const source = this.targets.require(payload.sourceTargetName);
+    const destination = this.targets.require(payload.destinationTargetName);
+    const from = await source.connector.open(this.cipher.decrypt(payload.sourceToken));
+    const to = await destination.connector.open(this.cipher.decrypt(payload.destinationToken));
+    const resource = await from.getResource(payload.sourceResourceId);
+
+    context.setMessage(`Counting the files of ${resource.title}...`);
+    let files = 0;
+    let bytes = 0;
+    for await (const entry of from.walk(resource.id)) {
+      context.throwIfCancelled();
+      if (entry.kind === 'file') {
+        files += 1;
+        bytes += entry.size;
+      }
+    }
+    context.setTotals(files, bytes);
+    context.setMessage(
+      `Transferring files from ${source.entry.readable_name} to ${destination.entry.readable_name}...`,
+    );
+
+    const containerId = await destinationContainer(
+      this.store,
+      context,
+      to,
+      payload.destinationResourceId,
+      resource.title,
+    );
+    // A new project is named after the resource, so its files go in without the resource's own folder.
+    const strip = payload.destinationResourceId === null ? 1 : 0;
+    const sourceMetadata: { value: FtsMetadata | null } = { value: null };
+    const report = await ingest({
+      session: to,
+      containerId,
+      duplicate: payload.duplicate,
+      files: filesOf(from, resource.id, resource.title, strip, source, sourceMetadata),
+      context,
+      store: this.store,
+      concurrency: this.config.fileTransfers,
+    });
+
+    context.setMessage('Making final metadata updates...');
+    const sourceKeywords = await keywordsOf(from, source, resource.id, sourceMetadata.value);
+    const added = payload.keywordAction === 'none' ? [] : normalize(payload.keywords);
+    const carried = payload.keywordAction === 'none' ? [] : union(sourceKeywords, added);
+    if (carried.length > 0 && destination.supports('keywords_upload')) {
+      await to.setKeywords(containerId, union(await to.keywords(containerId).catch(() => []), carried));
+    }
+    const action = newAction({
+      details: `PresQT Transfer from ${source.entry.readable_name} to ${destination.entry.readable_name}`,
+      actionType: 'resource_transfer_in',
+      sourceTargetName: source.name,
+      destinationTargetName: destination.name,
+      sourceUsername: from.username,
+      destinationUsername: to.username,
+      keywords:
+        payload.keywordAction === 'none'
+          ? {}
+          : { sourceKeywordsAdded: added, sourceKeywordsEnhanced: [], ontologies: [], enhancer: 'none' },
+      files: report.files,
+    });
+    const metadata = mergeFtsMetadata(
+      mergeFtsMetadata(await findMetadataFile(to, containerId), [], sourceMetadata.value?.allKeywords),
+      [action, ...(sourceMetadata.value?.actions ?? [])],
+      carried,
+    );
+    await writeMetadata(to, containerId, metadata);
+
+    return {
+      message: fixityMessage('Transfer', report),
+      result: {
+        failed_fixity: report.failedFixity,
+        fixity_unverified: report.unverified,
+        resources_ignored: report.ignored,
+        resources_updated: report.updated,
+        source_resource_id: resource.id,
+        destination_resource_id: containerId,
+        initial_keywords: payload.keywordAction === 'none' ? [] : sourceKeywords,
+        enhanced_keywords: added,
+      },
+    };
+  }
+}
+
+/** The source's files as files to ingest; its own metadata file is read for merging instead. */
+async function* filesOf(
+  from: ConnectorSession,
+  id: string,
+  title: string,
+  strip: number,
+  source: Target,
+  metadata: { value: FtsMetadata | null },
+): AsyncIterable<IngestFile> {
+  for await (const entry of from.walk(id)) {
+    if (entry.kind !== 'file') continue;
+    if (isTopMetadataFile(entry, title)) {
+      metadata.value = await readMetadataFile(entry);
+      if (metadata.value) continue;
+    }
+    yield ingestFile(entry, strip, source.entry.supported_hash_algorithms);
+  }
+}
+
+function ingestFile(file: RemoteFile, strip: number, algorithms: readonly string[]): IngestFile {
+  return {
+    path: file.path.split('/').slice(strip),
+    sourcePath: `/${file.path}`,
+    size: file.size,
+    expectedHash: () => file.sourceHash(algorithms),
+    open: () => file.open(),
+  };
+}
+
+async function keywordsOf(
+  session: ConnectorSession,
+  target: Target,
+  id: string,
+  metadata: FtsMetadata | null,
+): Promise<string[]> {
+  const own = target.supports('keywords') ? await session.keywords(id).catch(() => []) : [];
+  return union(normalize(own), normalize(metadata?.allKeywords ?? []));
+}
+
+/** Keywords are trimmed, lower-cased and deduplicated (decision 20). */
+export function normalize(keywords: readonly string[]): string[] {
+  return [...new Set(keywords.map((keyword) => keyword.trim().toLowerCase()).filter(Boolean))];
+}
+
+function union(...lists: string[][]): string[] {
+  return [...new Set(lists.flat())];
+}

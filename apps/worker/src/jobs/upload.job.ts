@@ -1,0 +1,115 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Injectable } from '@nestjs/common';
+import { openZip } from '@app/archive';
+import { AppConfig } from '@app/config';
+import {
+  JobStore,
+  TokenCipher,
+  UPLOAD_BAG_FILE,
+  UPLOAD_PACKAGE_FILE,
+  type UploadPayload,
+  type UploadedBag,
+} from '@app/jobs';
+import { mergeFtsMetadata, newAction, type FtsMetadata } from '@app/metadata';
+import { TargetsRegistry } from '@app/targets';
+import { ingest, type IngestFile } from './ingest';
+import type { JobContext } from './job-context';
+import type { JobHandler, JobOutcome } from './job-handler';
+import { destinationContainer, fixityMessage, writeMetadata } from './destination';
+import { findMetadataFile } from './metadata-file';
+
+/**
+ * An upload: the package the API validated (decision 18) is written file by file from the zip into the
+ * target, with duplicates handled as asked and every file checked against the bag's manifest and the
+ * target's own checksum (decision 16). The bag's metadata file is merged, not copied (decision 17).
+ */
+@Injectable()
+export class UploadJob implements JobHandler<UploadPayload> {
+  readonly kind = 'upload';
+
+  constructor(
+    private readonly targets: TargetsRegistry,
+    private readonly cipher: TokenCipher,
+    private readonly store: JobStore,
+    private readonly config: AppConfig,
+  ) {}
+
+  async run(payload: UploadPayload, context: JobContext, workDir: string): Promise<JobOutcome> {
+    const bag = JSON.parse(await readFile(join(workDir, UPLOAD_BAG_FILE), 'utf8')) as UploadedBag;
+    const target = this.targets.require(payload.targetName);
+    const session = await target.connector.open(this.cipher.decrypt(payload.destinationToken));
+    context.setTotals(
+      bag.payload.length,
+      bag.payload.reduce((sum, file) => sum + file.size, 0),
+    );
+    context.setMessage(`Uploading files to ${target.entry.readable_name}...`);
+
+    const containerId = await destinationContainer(
+      this.store,
+      context,
+      session,
+      payload.containerId,
+      bag.projectTitle,
+    );
+    const zip = await openZip(join(workDir, UPLOAD_PACKAGE_FILE), this.config.zipLimits);
+    try {
+      const preferred = target.entry.supported_hash_algorithms;
+      const files = bag.payload.map((file): IngestFile => ({
+        path: file.path.split('/'),
+        sourcePath: `/${file.bagPath}`,
+        size: file.size,
+        expectedHash: async () => {
+          const algorithm = [...preferred, ...Object.keys(file.hashes)].find((name) => file.hashes[name]);
+          return algorithm ? { algorithm, value: file.hashes[algorithm] } : null;
+        },
+        open: () => zip.openEntry(`${bag.root}data/${file.bagPath}`),
+      }));
+      const report = await ingest({
+        session,
+        containerId,
+        duplicate: payload.duplicate,
+        files: toAsync(files),
+        context,
+        store: this.store,
+        concurrency: this.config.fileTransfers,
+      });
+
+      context.setMessage('Making final metadata updates...');
+      const action = newAction({
+        details: `PresQT Upload to ${target.entry.readable_name}`,
+        actionType: 'resource_upload',
+        sourceTargetName: 'Local Machine',
+        destinationTargetName: target.name,
+        sourceUsername: null,
+        destinationUsername: session.username,
+        keywords: {},
+        files: report.files,
+      });
+      const uploaded = bag.metadata as FtsMetadata | null;
+      const existing = await findMetadataFile(session, containerId);
+      const merged = mergeFtsMetadata(
+        existing,
+        [action, ...(uploaded?.actions ?? [])],
+        uploaded?.allKeywords ?? [],
+      );
+      await writeMetadata(session, containerId, merged);
+      return {
+        message: fixityMessage('Upload', report),
+        result: {
+          failed_fixity: report.failedFixity,
+          fixity_unverified: report.unverified,
+          resources_ignored: report.ignored,
+          resources_updated: report.updated,
+          destination_resource_id: containerId,
+        },
+      };
+    } finally {
+      zip.close();
+    }
+  }
+}
+
+async function* toAsync<T>(items: readonly T[]): AsyncIterable<T> {
+  yield* items;
+}
