@@ -129,7 +129,7 @@ describe('start-up and shutdown', () => {
       const worker = stack.worker!;
       await waitForOutput(worker, /Worker ready: consuming queues download, upload, transfer/);
       worker.child.kill('SIGTERM');
-      expect(await worker.exited).toBe(0);
+      expect({ code: await worker.exited, output: worker.output().slice(-1500) }).toMatchObject({ code: 0 });
       expect(worker.output()).toContain('Worker stopped');
       stack.api.child.kill('SIGTERM');
       expect(await stack.api.exited).toBe(0);

@@ -1,0 +1,76 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+
+/** Polls a job-status URL until it stops answering 202; returns the last response. */
+export async function pollUntilDone(
+  baseUrl: string,
+  path: string,
+  headers: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<request.Response> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await request(baseUrl).get(path).set(headers);
+    if (res.status !== 202) return res;
+    if (Date.now() > deadline)
+      throw new Error(`job still in progress after ${timeoutMs} ms: ${JSON.stringify(res.body)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Polls until `predicate` holds for the job-status body. */
+export async function pollUntil(
+  baseUrl: string,
+  path: string,
+  headers: Record<string, string>,
+  predicate: (body: Record<string, unknown>) => boolean,
+  timeoutMs = 30_000,
+): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await request(baseUrl).get(path).set(headers);
+    if (predicate(res.body as Record<string, unknown>)) return res.body as Record<string, unknown>;
+    if (Date.now() > deadline)
+      throw new Error(`condition not met after ${timeoutMs} ms: ${JSON.stringify(res.body)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Fetches a binary body (a zip) and writes it to a temp file; returns the file's path. */
+export async function downloadTo(res: request.Response, name: string): Promise<string> {
+  const file = join(mkdtempSync(join(tmpdir(), 'presqt-zip-')), name);
+  writeFileSync(file, res.body as Buffer);
+  return file;
+}
+
+export function binaryParser(
+  res: request.Response,
+  callback: (error: Error | null, body: Buffer) => void,
+): void {
+  const chunks: Buffer[] = [];
+  res.on('data', (chunk: Buffer) => chunks.push(chunk));
+  res.on('end', () => callback(null, Buffer.concat(chunks)));
+}
+
+/**
+ * Checks the bag inside a zip with test/support/verify_bag.py: Python's standard library, no code shared with
+ * the service (Debian has no bagit-python package and PyPI is out of reach here). Throws with its findings.
+ */
+export function verifyBagZip(zipFile: string, bagName: string): void {
+  execFileSync('python3', [join(__dirname, 'verify_bag.py'), zipFile, bagName], { encoding: 'utf8' });
+}
+
+/** Extracts a zip into a fresh temp dir; returns the dir. */
+export function extractZip(zipFile: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'presqt-unzip-'));
+  execFileSync('python3', [
+    '-c',
+    'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])',
+    zipFile,
+    dir,
+  ]);
+  return dir;
+}
