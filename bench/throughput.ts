@@ -1,0 +1,284 @@
+/**
+ * Download and transfer throughput of the real API and worker, beside `cp -r` and `rclone copy` of the same
+ * data on the same disk, in one run; with the worker's peak RSS and the time to the 202.
+ *
+ *   npm run bench            (needs a build, redis-server and rclone: apt-get install -y redis-server rclone)
+ *   BENCH_MIB=256 npm run bench   (a smaller data set, for a quick look)
+ *
+ * Data: "many" = BENCH_MIB files of 1 MiB; "one" = one file of BENCH_MIB MiB; random bytes (incompressible).
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomFillSync } from 'node:crypto';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..');
+const MIB = 1 << 20;
+const SIZE_MIB = Number(process.env.BENCH_MIB ?? 1024);
+const TOKEN = 'bench-token';
+
+interface Row {
+  what: string;
+  data: string;
+  seconds: number;
+  mbPerSecond: number;
+  note: string;
+}
+
+async function main(): Promise<void> {
+  const work = mkdtempSync(join(process.env.BENCH_DIR ?? tmpdir(), 'presqt-bench-'));
+  const processes: ChildProcess[] = [];
+  try {
+    const sourceRoot = join(work, 'source');
+    makeData(join(sourceRoot, 'bench'));
+    const bytes = SIZE_MIB * MIB;
+    const rows: Row[] = [];
+
+    for (const data of ['many', 'one']) {
+      const from = join(sourceRoot, 'bench', data);
+      rows.push(
+        row(
+          `cp -r`,
+          data,
+          bytes,
+          timed(() => execFileSync('cp', ['-r', from, join(work, `cp-${data}`)])),
+        ),
+      );
+      rows.push(
+        row(
+          `rclone copy (--transfers 4, checksums)`,
+          data,
+          bytes,
+          timed(() =>
+            execFileSync('rclone', [
+              'copy',
+              '--transfers',
+              '4',
+              '--checksum',
+              from,
+              join(work, `rclone-${data}`),
+            ]),
+          ),
+        ),
+      );
+    }
+
+    const redisPort = await freePort();
+    processes.push(
+      spawn('redis-server', ['--port', String(redisPort), '--save', '', '--appendonly', 'no'], {
+        stdio: 'ignore',
+      }),
+    );
+    const port = await freePort();
+    const targetsFile = join(work, 'targets.json');
+    writeFileSync(
+      targetsFile,
+      JSON.stringify([
+        target('bench_src', sourceRoot, 'bench_dst'),
+        target('bench_dst', join(work, 'destination'), 'bench_src'),
+      ]),
+    );
+    mkdirSync(join(work, 'destination'), { recursive: true });
+    const env = {
+      PATH: process.env.PATH ?? '',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+      DATA_DIR: join(work, 'data'),
+      TARGETS_FILE: targetsFile,
+      LOG_LEVEL: 'warn',
+    };
+    const api = spawn(process.execPath, [join(ROOT, 'dist/apps/api/main.js')], { env, stdio: 'ignore' });
+    const worker = spawn(process.execPath, [join(ROOT, 'dist/apps/worker/main.js')], {
+      env,
+      stdio: 'ignore',
+    });
+    processes.push(api, worker);
+    const base = `http://127.0.0.1:${port}`;
+    await waitFor(async () => (await fetch(`${base}/api_v1/`).catch(() => null))?.ok === true);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+
+    const accepted: string[] = [];
+    for (const data of ['many', 'one']) {
+      const id = Buffer.from(data).toString('base64url');
+      const source = { 'presqt-source-token': TOKEN };
+      const download = await runJob(
+        base,
+        `/api_v1/targets/bench_src/resources/${id}.zip/`,
+        'GET',
+        { ...source, 'presqt-email-opt-in': '' },
+        undefined,
+        '/api_v1/job_status/download.json/',
+        source,
+        worker,
+      );
+      rows.push(
+        row(
+          'PresQT download (zip)',
+          data,
+          bytes,
+          download.seconds,
+          `worker peak RSS ${download.peakRssMiB} MiB`,
+        ),
+      );
+      accepted.push(`download ${data}: ${download.acceptMs} ms`);
+
+      const both = { 'presqt-source-token': TOKEN, 'presqt-destination-token': TOKEN };
+      const transfer = await runJob(
+        base,
+        '/api_v1/targets/bench_dst/resources/',
+        'POST',
+        {
+          ...both,
+          'presqt-file-duplicate-action': 'ignore',
+          'presqt-keyword-action': 'none',
+          'presqt-email-opt-in': '',
+          'content-type': 'application/json',
+        },
+        JSON.stringify({ source_target_name: 'bench_src', source_resource_id: id, keywords: [] }),
+        '/api_v1/job_status/transfer/',
+        both,
+        worker,
+      );
+      rows.push(
+        row(
+          'PresQT transfer (fs to fs)',
+          data,
+          bytes,
+          transfer.seconds,
+          `worker peak RSS ${transfer.peakRssMiB} MiB`,
+        ),
+      );
+      accepted.push(`transfer ${data}: ${transfer.acceptMs} ms`);
+    }
+
+    console.log(
+      `\nData: "many" = ${SIZE_MIB} files of 1 MiB, "one" = 1 file of ${SIZE_MIB} MiB; ${process.env.BENCH_DIR ?? tmpdir()} on this machine.\n`,
+    );
+    console.log('| what | data | seconds | MB/s | vs rclone | note |');
+    console.log('|---|---|---|---|---|---|');
+    for (const r of rows) {
+      const rclone = rows.find((other) => other.what.startsWith('rclone') && other.data === r.data)!;
+      console.log(
+        `| ${r.what} | ${r.data} | ${r.seconds.toFixed(2)} | ${r.mbPerSecond.toFixed(0)} | ${(r.mbPerSecond / rclone.mbPerSecond).toFixed(2)} | ${r.note} |`,
+      );
+    }
+    console.log(`\nTime from the start request to the 202: ${accepted.join('; ')}`);
+  } finally {
+    for (const child of processes) child.kill('SIGTERM');
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function target(name: string, root: string, partner: string) {
+  return {
+    name,
+    readable_name: name,
+    status_url: 'file:///',
+    token_url: 'http://localhost/',
+    supported_actions: Object.fromEntries(
+      [
+        'resource_collection',
+        'resource_detail',
+        'resource_download',
+        'resource_upload',
+        'resource_transfer_in',
+        'resource_transfer_out',
+        'keywords',
+        'keywords_upload',
+      ].map((a) => [a, true]),
+    ),
+    supported_transfer_partners: { transfer_in: [partner], transfer_out: [partner] },
+    supported_hash_algorithms: ['md5', 'sha256'],
+    infinite_depth: true,
+    search_parameters: ['title'],
+    connector: 'filesystem',
+    options: { root, tokens: { [TOKEN]: 'bench' } },
+  };
+}
+
+function makeData(userDir: string): void {
+  const chunk = Buffer.alloc(MIB);
+  mkdirSync(join(userDir, 'many'), { recursive: true });
+  for (let i = 0; i < SIZE_MIB; i++)
+    writeFileSync(join(userDir, 'many', `file-${i}.bin`), randomFillSync(chunk));
+  mkdirSync(join(userDir, 'one'), { recursive: true });
+  const fd = openSync(join(userDir, 'one', 'one.bin'), 'w');
+  for (let i = 0; i < SIZE_MIB; i++) writeSync(fd, randomFillSync(chunk));
+  closeSync(fd);
+  execFileSync('sync');
+}
+
+async function runJob(
+  base: string,
+  path: string,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  statusPath: string,
+  statusHeaders: Record<string, string>,
+  worker: ChildProcess,
+): Promise<{ seconds: number; acceptMs: number; peakRssMiB: number }> {
+  let peak = 0;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(worker.pid!))), 50);
+  const started = performance.now();
+  const response = await fetch(`${base}${path}`, { method, headers, body });
+  const acceptMs = performance.now() - started;
+  if (response.status !== 202)
+    throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  for (;;) {
+    const status = await fetch(`${base}${statusPath}`, { headers: statusHeaders });
+    if (status.status === 200) break;
+    if (status.status !== 202) throw new Error(`${statusPath}: ${status.status} ${await status.text()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  return { seconds, acceptMs: Math.round(acceptMs), peakRssMiB: Math.max(peak, rssMiB(worker.pid!)) };
+}
+
+function rssMiB(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Math.round(Number(match[1]) / 1024) : 0;
+}
+
+function timed(work: () => unknown): number {
+  const started = performance.now();
+  work();
+  return (performance.now() - started) / 1000;
+}
+
+function row(what: string, data: string, bytes: number, seconds: number, note = ''): Row {
+  return { what, data, seconds, mbPerSecond: bytes / 1e6 / seconds, note };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('the API did not start');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+void main();
