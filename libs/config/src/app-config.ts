@@ -107,6 +107,13 @@ class Environment {
 
   @IsOptional()
   @Transform(toInt)
+  @IsInt({ message: 'HASH_THREADS must be an integer' })
+  @Min(1)
+  @Max(16)
+  HASH_THREADS: number = 1;
+
+  @IsOptional()
+  @Transform(toInt)
   @IsInt({ message: 'MAX_UPLOAD_BYTES must be an integer' })
   @Min(1)
   MAX_UPLOAD_BYTES: number = 10 * 2 ** 30;
@@ -166,6 +173,8 @@ export class AppConfig {
   /** files one job moves at the same time (like rclone's --transfers) */
   readonly fileTransfers: number;
   readonly smtpUrl: string | undefined;
+  /** threads that hash whole files (source checksums, read-backs) beside the main thread */
+  readonly hashThreads: number;
   /** largest request body of an upload (413 above it) */
   readonly maxUploadBytes: number;
   /** what an uploaded zip may hold: entries, decompressed bytes, compression ratio (zip bombs) */
@@ -189,6 +198,7 @@ export class AppConfig {
     this.jobConcurrency = env.JOB_CONCURRENCY;
     this.fileTransfers = env.FILE_TRANSFERS;
     this.smtpUrl = env.SMTP_URL;
+    this.hashThreads = env.HASH_THREADS;
     this.maxUploadBytes = env.MAX_UPLOAD_BYTES;
     this.zipLimits = {
       maxEntries: env.MAX_ZIP_ENTRIES,

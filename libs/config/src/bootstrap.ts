@@ -1,4 +1,5 @@
 import { ConsoleLogger, type INestApplicationContext, type LoggerService } from '@nestjs/common';
+import { setHashThreads } from '@app/fixity';
 import { TargetsRegistry } from '@app/targets';
 import { AppConfig, loadConfig } from './app-config';
 
@@ -19,6 +20,7 @@ export function loadSettingsOrExit(processName: string): {
       logLevels: [...LEVELS.slice(0, LEVELS.indexOf(config.logLevel) + 1)],
       json: config.logFormat === 'json',
     });
+    setHashThreads(config.hashThreads);
     return { config, targets: TargetsRegistry.load(config), logger };
   } catch (error) {
     process.stderr.write(`${processName}: ${(error as Error).message}\n`);

@@ -1,1 +1,2 @@
-export { createMultiHasher, hashFile, type MultiHasher } from './hash';
+export { createMultiHasher, type MultiHasher } from './hash';
+export { hashFile, setHashThreads } from './hash-pool';

@@ -1,0 +1,105 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+
+/**
+ * Hashing a file off the main thread: the worker reads and hashes it itself, so the main thread (which also
+ * streams and hashes job data) and the hashing use separate cores. The code is inline, so it works the same
+ * from the built bundles and from the test sources.
+ */
+const WORKER_SOURCE = `
+const { parentPort } = require('node:worker_threads');
+const { createHash } = require('node:crypto');
+const { createReadStream } = require('node:fs');
+parentPort.on('message', async ({ id, path, algorithms }) => {
+  try {
+    const hashes = algorithms.map((algorithm) => createHash(algorithm));
+    for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
+      for (const hash of hashes) hash.update(chunk);
+    }
+    parentPort.postMessage({ id, digests: Object.fromEntries(hashes.map((hash, i) => [algorithms[i], hash.digest('hex')])) });
+  } catch (error) {
+    parentPort.postMessage({ id, error: { message: error.message, code: error.code } });
+  }
+});`;
+
+interface Reply {
+  id: number;
+  digests?: Record<string, string>;
+  error?: { message: string; code?: string };
+}
+
+class HashPool {
+  private readonly workers: Worker[] = [];
+  private readonly pending = new Map<
+    number,
+    { resolve: (digests: Record<string, string>) => void; reject: (error: Error) => void }
+  >();
+  private nextId = 0;
+
+  constructor(private size: number) {}
+
+  resize(size: number): void {
+    this.size = size;
+  }
+
+  hash(path: string, algorithms: readonly string[]): Promise<Record<string, string>> {
+    const id = this.nextId++;
+    const worker = this.worker(id % this.size);
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.holdProcess(true);
+      worker.postMessage({ id, path, algorithms: [...algorithms] });
+    });
+  }
+
+  private worker(index: number): Worker {
+    let worker = this.workers[index];
+    if (!worker) {
+      // a hashing thread needs almost no heap: small limits keep the process's memory flat
+      worker = new Worker(WORKER_SOURCE, {
+        eval: true,
+        resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 4, codeRangeSizeMb: 8 },
+      });
+      worker.on('message', (reply: Reply) => this.settle(reply));
+      worker.on('error', (error) => this.failAll(error));
+      this.workers[index] = worker;
+    }
+    return worker;
+  }
+
+  private settle({ id, digests, error }: Reply): void {
+    const request = this.pending.get(id);
+    this.pending.delete(id);
+    if (this.pending.size === 0) this.holdProcess(false);
+    if (!request) return;
+    if (digests) request.resolve(digests);
+    else request.reject(Object.assign(new Error(error?.message ?? 'hashing failed'), { code: error?.code }));
+  }
+
+  private failAll(error: Error): void {
+    for (const request of this.pending.values()) request.reject(error);
+    this.pending.clear();
+    this.holdProcess(false);
+    this.workers.length = 0;
+  }
+
+  /** Threads keep the process alive only while a hash is pending, never when idle. */
+  private holdProcess(hold: boolean): void {
+    for (const worker of this.workers) {
+      if (hold) worker.ref();
+      else worker.unref();
+    }
+  }
+}
+
+const pool = new HashPool(1);
+
+/** How many threads hash files; each costs some memory, and more than the cores left over gains nothing. */
+export function setHashThreads(threads: number): void {
+  pool.resize(Math.max(1, Math.min(threads, availableParallelism())));
+}
+
+/** Hex digests of a file for each algorithm, read once in 1 MiB chunks on a hashing thread. */
+export function hashFile(path: string, algorithms: readonly string[]): Promise<Record<string, string>> {
+  return pool.hash(path, algorithms);
+}
