@@ -41,6 +41,17 @@ export async function writeMetadata(
   );
 }
 
+/** The result fields an upload or transfer reports of the files it wrote (api.md, decision 16). */
+export function ingestResult(report: IngestReport, destinationId: string): Record<string, unknown> {
+  return {
+    failed_fixity: report.failedFixity,
+    fixity_unverified: report.unverified,
+    resources_ignored: report.ignored,
+    resources_updated: report.updated,
+    destination_resource_id: destinationId,
+  };
+}
+
 /** The final message of an upload or transfer, naming fixity problems (decision 16). */
 export function fixityMessage(action: 'Upload' | 'Transfer', report: IngestReport): string {
   const parts = [

@@ -96,7 +96,11 @@ export class DownloadJob implements JobHandler<DownloadPayload> {
           payloadPath = `${resource.title}/${INVALID_FTS_METADATA_FILE}`;
         }
         // Sources are opened and their checksums fetched concurrently; the zip takes one entry at a time.
-        const [sourceHash, stream] = await Promise.all([entry.sourceHash(sourceAlgorithms), entry.open()]);
+        // sha256 first: the bag needs it anyway, so it costs the target's side nothing extra to compare
+        const [sourceHash, stream] = await Promise.all([
+          entry.sourceHash(['sha256', ...sourceAlgorithms]),
+          entry.open(),
+        ]);
         const hashes = await inTurn(() =>
           writer.addPayloadFile(
             payloadPath,

@@ -36,8 +36,6 @@ export interface IngestReport {
   files: Record<Outcome, FtsFileEntry[]>;
 }
 
-const FIXITY_ALGORITHMS = ['md5', 'sha1', 'sha256', 'sha512'];
-
 /**
  * Writes files into a destination container with bounded concurrency, checking fixity twice (decision 16):
  * the bytes that passed through against the source's checksum, and the destination's checksum of what it
@@ -52,9 +50,15 @@ export async function ingest(options: {
   context: JobContext;
   store: JobStore;
   concurrency: number;
+  /** the checksums the source may vouch for (its expectedHash answers one of them) */
+  sourceAlgorithms: readonly string[];
+  /** the checksums the destination reports of what it stores, to compare the passed bytes with */
+  destinationAlgorithms: readonly string[];
 }): Promise<IngestReport> {
   const { session, containerId, duplicate, context, store } = options;
   const done = await store.checkpoints<FileReport>(context.record);
+  // only what will be compared: the source's checksums and the destination's
+  const algorithms = [...new Set([...options.sourceAlgorithms, ...options.destinationAlgorithms])];
   const report: IngestReport = {
     failedFixity: [],
     unverified: [],
@@ -80,8 +84,10 @@ export async function ingest(options: {
       context.fileFinished();
       return;
     }
-    const expected = await file.expectedHash();
-    const hasher = createMultiHasher(FIXITY_ALGORITHMS);
+    // the source's checksum is fetched while the bytes move, not before
+    const expecting = file.expectedHash();
+    expecting.catch(() => undefined);
+    const hasher = createMultiHasher(algorithms);
     const stored = await session.putFile(
       containerId,
       file.path,
@@ -95,6 +101,7 @@ export async function ingest(options: {
       },
       duplicate,
     );
+    const expected = await expecting;
     // an ignored file was not read, so there are no passed bytes to check
     const passed = stored.outcome === 'ignored' ? null : hasher.digest();
     const sourceOk = !expected || !passed || passed[expected.algorithm] === expected.value.toLowerCase();

@@ -6,7 +6,7 @@ import { mergeFtsMetadata, newAction, type FtsMetadata } from '@app/metadata';
 import { TargetsRegistry, type Target } from '@app/targets';
 import type { JobContext } from './job-context';
 import type { JobHandler, JobOutcome } from './job-handler';
-import { destinationContainer, fixityMessage, writeMetadata } from './destination';
+import { destinationContainer, fixityMessage, ingestResult, writeMetadata } from './destination';
 import { ingest, type IngestFile } from './ingest';
 import { findMetadataFile, isTopMetadataFile, readMetadataFile } from './metadata-file';
 
@@ -66,6 +66,8 @@ export class TransferJob implements JobHandler<TransferPayload> {
       context,
       store: this.store,
       concurrency: this.config.fileTransfers,
+      sourceAlgorithms: preferredSourceHashes(source),
+      destinationAlgorithms: destination.entry.supported_hash_algorithms,
     });
 
     context.setMessage('Making final metadata updates...');
@@ -98,12 +100,8 @@ export class TransferJob implements JobHandler<TransferPayload> {
     return {
       message: fixityMessage('Transfer', report),
       result: {
-        failed_fixity: report.failedFixity,
-        fixity_unverified: report.unverified,
-        resources_ignored: report.ignored,
-        resources_updated: report.updated,
+        ...ingestResult(report, containerId),
         source_resource_id: resource.id,
-        destination_resource_id: containerId,
         initial_keywords: payload.keywordAction === 'none' ? [] : sourceKeywords,
         enhanced_keywords: added,
       },
@@ -126,7 +124,7 @@ async function* filesOf(
       metadata.value = await readMetadataFile(entry);
       if (metadata.value) continue;
     }
-    yield ingestFile(entry, strip, source.entry.supported_hash_algorithms);
+    yield ingestFile(entry, strip, preferredSourceHashes(source));
   }
 }
 
@@ -138,6 +136,12 @@ function ingestFile(file: RemoteFile, strip: number, algorithms: readonly string
     expectedHash: () => file.sourceHash(algorithms),
     open: () => file.open(),
   };
+}
+
+/** sha256 first where the source has it (the cheapest to check twice); else what it has. */
+function preferredSourceHashes(source: Target): string[] {
+  const offered = source.entry.supported_hash_algorithms;
+  return offered.includes('sha256') ? ['sha256'] : [...offered];
 }
 
 async function keywordsOf(

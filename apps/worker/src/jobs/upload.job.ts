@@ -16,7 +16,7 @@ import { TargetsRegistry } from '@app/targets';
 import { ingest, type IngestFile } from './ingest';
 import type { JobContext } from './job-context';
 import type { JobHandler, JobOutcome } from './job-handler';
-import { destinationContainer, fixityMessage, writeMetadata } from './destination';
+import { destinationContainer, fixityMessage, ingestResult, writeMetadata } from './destination';
 import { findMetadataFile } from './metadata-file';
 
 /**
@@ -54,15 +54,16 @@ export class UploadJob implements JobHandler<UploadPayload> {
     );
     const zip = await openZip(join(workDir, UPLOAD_PACKAGE_FILE), this.config.zipLimits);
     try {
-      const preferred = target.entry.supported_hash_algorithms;
+      // every payload file is in every manifest: compare with one the target also reports, if the bag has one
+      const bagAlgorithms = Object.keys(bag.payload[0]?.hashes ?? {});
+      const algorithm = [...target.entry.supported_hash_algorithms, ...bagAlgorithms].find((name) =>
+        bagAlgorithms.includes(name),
+      );
       const files = bag.payload.map((file): IngestFile => ({
         path: file.path.split('/'),
         sourcePath: `/${file.bagPath}`,
         size: file.size,
-        expectedHash: async () => {
-          const algorithm = [...preferred, ...Object.keys(file.hashes)].find((name) => file.hashes[name]);
-          return algorithm ? { algorithm, value: file.hashes[algorithm] } : null;
-        },
+        expectedHash: async () => (algorithm ? { algorithm, value: file.hashes[algorithm] } : null),
         open: () => zip.openEntry(`${bag.root}data/${file.bagPath}`),
       }));
       const report = await ingest({
@@ -73,6 +74,8 @@ export class UploadJob implements JobHandler<UploadPayload> {
         context,
         store: this.store,
         concurrency: this.config.fileTransfers,
+        sourceAlgorithms: algorithm ? [algorithm] : [],
+        destinationAlgorithms: target.entry.supported_hash_algorithms,
       });
 
       context.setMessage('Making final metadata updates...');
@@ -96,13 +99,7 @@ export class UploadJob implements JobHandler<UploadPayload> {
       await writeMetadata(session, containerId, merged);
       return {
         message: fixityMessage('Upload', report),
-        result: {
-          failed_fixity: report.failedFixity,
-          fixity_unverified: report.unverified,
-          resources_ignored: report.ignored,
-          resources_updated: report.updated,
-          destination_resource_id: containerId,
-        },
+        result: ingestResult(report, containerId),
       };
     } finally {
       zip.close();

@@ -52,14 +52,18 @@ const DIGEST_CACHE_ENTRIES = 1000;
 class DigestCache {
   private readonly entries = new Map<string, Promise<Record<string, string>>>();
 
-  get(path: string, stats: Stats): Promise<Record<string, string>> {
-    const key = `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+  get(
+    path: string,
+    stats: Stats,
+    algorithms: readonly string[] = HASH_ALGORITHMS,
+  ): Promise<Record<string, string>> {
+    const key = `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}:${algorithms.join(',')}`;
     let digests = this.entries.get(key);
     if (digests) {
       this.entries.delete(key); // re-inserted below as the most recently used
     } else {
       // Caching the promise lets concurrent requests for one file share a single pass over it.
-      const computing = hashFile(path, HASH_ALGORITHMS);
+      const computing = hashFile(path, algorithms);
       computing.catch(() => this.entries.get(key) === computing && this.entries.delete(key));
       digests = computing;
     }
@@ -220,9 +224,11 @@ class FilesystemSession implements ConnectorSession {
       path,
       size: stats.size,
       sourceHash: async (preferred) => {
-        const digests = await this.digests.get(absolute, stats);
-        const algorithm = preferred.find((name) => digests[name] !== undefined);
-        return algorithm ? { algorithm, value: digests[algorithm] } : null;
+        // only the one algorithm asked for: the file is read for it alone
+        const algorithm = preferred.find((name) => (HASH_ALGORITHMS as readonly string[]).includes(name));
+        if (!algorithm) return null;
+        const digests = await this.digests.get(absolute, stats, [algorithm]);
+        return { algorithm, value: digests[algorithm] };
       },
       open: async (): Promise<Readable> => {
         // O_NOFOLLOW: a file swapped for a symlink since the walk is refused, not followed

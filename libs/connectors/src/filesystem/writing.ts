@@ -3,7 +3,7 @@ import { createWriteStream } from 'node:fs';
 import { lstat, mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { createMultiHasher, hashFile } from '@app/fixity';
+import { hashFile } from '@app/fixity';
 import type { DuplicateAction, IncomingFile, PutFileResult } from '../connector';
 import { ConnectorError } from '../connector-error';
 import { isReserved } from './paths';
@@ -78,13 +78,14 @@ export async function putFile(
 
   const temporary = join(dir, `.presqt-partial-${randomUUID()}`);
   try {
-    const hasher = createMultiHasher([COMPARE_ALGORITHM]);
-    const source = await file.open();
-    source.on('data', (chunk: Buffer) => hasher.update(chunk));
-    await pipeline(source, createWriteStream(temporary, { flags: 'wx', mode: 0o644 }));
+    await pipeline(await file.open(), createWriteStream(temporary, { flags: 'wx', mode: 0o644 }));
     if (existing) {
-      const before = await hashFile(destination, [COMPARE_ALGORITHM]);
-      if (before[COMPARE_ALGORITHM] === hasher.digest()[COMPARE_ALGORITHM]) {
+      // update replaces only a file whose content differs (decision 19)
+      const [before, after] = await Promise.all([
+        hashFile(destination, [COMPARE_ALGORITHM]),
+        hashFile(temporary, [COMPARE_ALGORITHM]),
+      ]);
+      if (before[COMPARE_ALGORITHM] === after[COMPARE_ALGORITHM]) {
         await rm(temporary, { force: true });
         return { outcome: 'ignored', hashes: await hashFile(destination, STORED_HASHES) };
       }
