@@ -1,35 +1,16 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import {
-  ApiBody,
-  ApiHeader,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiResponse,
-  ApiTags,
-} from '@nestjs/swagger';
-import { TransferBodyDto } from '../transfers/transfer-body.dto';
-import { TransfersService } from '../transfers/transfers.service';
-import { UploadsService } from '../uploads/uploads.service';
+import { Body, Controller, Get, Headers, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ApiErrors } from '../common/dto/error.dto';
-import { DESTINATION_TOKEN, RequiredHeader, SOURCE_TOKEN } from '../common/required-header.decorator';
+import { RequiredHeader, SOURCE_TOKEN } from '../common/required-header.decorator';
 import { strictValidation } from '../common/validation.pipe';
 import { CollectionQueryDto } from './dto/collection-query.dto';
 import { ResourceCollectionDto, ResourceDetailDto } from './dto/resource.dto';
+import { TransfersService } from '../transfers/transfers.service';
+import { UploadsService } from '../uploads/uploads.service';
 import { parseResourceSegment } from './resource-segment';
+import { ApiUploadOrTransfer } from './upload-or-transfer.docs';
 import { ResourcesService } from './resources.service';
-
-/** Error answers of upload and transfer starts. */
-const INGEST_ERRORS = {
-  400:
-    'a header missing or invalid; body field missing or invalid; target lacks the action; transfer partners ' +
-    'not allowed; not a container; the user has a process in progress; (upload) bad zip or bag',
-  401: 'a token the target rejects',
-  403: 'no access to the resource',
-  404: 'invalid target name or source target name; resource unknown',
-  410: 'resource no longer available',
-};
 
 @ApiTags('resources')
 @Controller('api_v1/targets/:targetName/resources')
@@ -110,25 +91,7 @@ export class ResourcesController {
   }
 
   @Post()
-  @HttpCode(202)
-  @ApiOperation({
-    summary: 'Upload a BagIt zip (multipart) or transfer a resource (JSON) as a new top-level resource',
-    description:
-      'A JSON body {source_target_name, source_resource_id, keywords} starts a transfer from another target; ' +
-      'everything that can be checked is checked before the 202.',
-  })
-  @ApiHeader({ name: DESTINATION_TOKEN, required: true })
-  @ApiHeader({
-    name: SOURCE_TOKEN,
-    required: false,
-    description: 'transfers: the token at the source target',
-  })
-  @ApiHeader({ name: 'presqt-file-duplicate-action', required: true, enum: ['ignore', 'update'] })
-  @ApiHeader({ name: 'presqt-keyword-action', required: false, enum: ['automatic', 'manual', 'none'] })
-  @ApiHeader({ name: 'presqt-email-opt-in', required: true, description: 'empty, or one email address' })
-  @ApiBody({ type: TransferBodyDto })
-  @ApiResponse({ status: 202, description: '{message, transfer_job} (or {message, upload_job})' })
-  @ApiErrors(INGEST_ERRORS)
+  @ApiUploadOrTransfer('Upload a BagIt zip or transfer a resource, as a new top-level resource')
   startIntoTarget(
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
@@ -139,20 +102,7 @@ export class ResourcesController {
   }
 
   @Post(':resource')
-  @HttpCode(202)
-  @ApiOperation({ summary: 'Upload a BagIt zip (multipart) or transfer a resource (JSON) into a container' })
-  @ApiHeader({ name: DESTINATION_TOKEN, required: true })
-  @ApiHeader({
-    name: SOURCE_TOKEN,
-    required: false,
-    description: 'transfers: the token at the source target',
-  })
-  @ApiHeader({ name: 'presqt-file-duplicate-action', required: true, enum: ['ignore', 'update'] })
-  @ApiHeader({ name: 'presqt-keyword-action', required: false, enum: ['automatic', 'manual', 'none'] })
-  @ApiHeader({ name: 'presqt-email-opt-in', required: true, description: 'empty, or one email address' })
-  @ApiBody({ type: TransferBodyDto })
-  @ApiResponse({ status: 202, description: '{message, transfer_job} (or {message, upload_job})' })
-  @ApiErrors(INGEST_ERRORS)
+  @ApiUploadOrTransfer('Upload a BagIt zip or transfer a resource, into a container')
   startIntoContainer(
     @Req() request: Request,
     @Param('targetName') targetName: string,
