@@ -3,7 +3,7 @@
  * data on the same disk, in one run; with the worker's peak RSS and the time to the 202.
  *
  *   npm run bench            (needs a build, redis-server and rclone: apt-get install -y redis-server rclone)
- *   BENCH_MIB=256 npm run bench   (a smaller data set, for a quick look)
+ *   BENCH_MIB=256 npm run bench   (a smaller data set, for a quick look; HASH_THREADS=2 passes through)
  *
  * Data: "many" = BENCH_MIB files of 1 MiB; "one" = one file of BENCH_MIB MiB; random bytes (incompressible).
  */
@@ -22,6 +22,7 @@ import {
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TARGET_ACTIONS } from '@app/targets/target-entry';
 
 const ROOT = join(__dirname, '..');
 const MIB = 1 << 20;
@@ -98,6 +99,9 @@ async function main(): Promise<void> {
       DATA_DIR: join(work, 'data'),
       TARGETS_FILE: targetsFile,
       LOG_LEVEL: 'warn',
+      ...(process.env.HASH_THREADS ? { HASH_THREADS: process.env.HASH_THREADS } : {}),
+      // as `npm run start:worker` runs it (README, Memory)
+      MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072',
     };
     const api = spawn(process.execPath, [join(ROOT, 'dist/apps/api/main.js')], { env, stdio: 'ignore' });
     const worker = spawn(process.execPath, [join(ROOT, 'dist/apps/worker/main.js')], {
@@ -187,18 +191,7 @@ function target(name: string, root: string, partner: string) {
     readable_name: name,
     status_url: 'file:///',
     token_url: 'http://localhost/',
-    supported_actions: Object.fromEntries(
-      [
-        'resource_collection',
-        'resource_detail',
-        'resource_download',
-        'resource_upload',
-        'resource_transfer_in',
-        'resource_transfer_out',
-        'keywords',
-        'keywords_upload',
-      ].map((a) => [a, true]),
-    ),
+    supported_actions: Object.fromEntries(TARGET_ACTIONS.map((action) => [action, true])),
     supported_transfer_partners: { transfer_in: [partner], transfer_out: [partner] },
     supported_hash_algorithms: ['md5', 'sha256'],
     infinite_depth: true,
