@@ -79,7 +79,7 @@ export class DownloadJob implements JobHandler<DownloadPayload> {
     let existingMetadata: FtsMetadata | null = null;
     try {
       await runLimited(this.config.fileTransfers, session.walk(resource.id), async (entry) => {
-        context.throwIfCancelled();
+        await context.checkCancelled();
         if (entry.kind === 'folder') {
           writer.addDirectory(entry.path);
           return;

@@ -75,7 +75,7 @@ export async function ingest(options: {
   };
 
   await runLimited(options.concurrency, options.files, async (file) => {
-    context.throwIfCancelled();
+    await context.checkCancelled();
     const path = `/${file.path.join('/')}`;
     const earlier = done.get(path);
     if (earlier) {

@@ -27,6 +27,7 @@ export class JobContext {
   private dirty = false;
   private readonly timer: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
+  private lastChecked = 0;
 
   constructor(
     private readonly store: JobStore,
@@ -41,9 +42,18 @@ export class JobContext {
     return this.controller.signal;
   }
 
-  /** Throws JobCancelled when the job has been cancelled. */
+  /** Throws JobCancelled when the job has been cancelled (as far as the last check knows). */
   throwIfCancelled(): void {
     if (this.signal.aborted) throw new JobCancelled();
+  }
+
+  /**
+   * Asks the store now (at most every 100 ms) and throws JobCancelled when the job was cancelled: called
+   * before each file and before final writes, so a cancel is not outrun by many small files.
+   */
+  async checkCancelled(): Promise<void> {
+    if (Date.now() - this.lastChecked >= 100) await this.checkStillRunning();
+    this.throwIfCancelled();
   }
 
   setTotals(files: number, bytes: number): void {
@@ -85,6 +95,7 @@ export class JobContext {
   }
 
   private async checkStillRunning(): Promise<void> {
+    this.lastChecked = Date.now();
     const current = await this.store.get(this.record.kind, this.record.ticket);
     if (!current || current.run_id !== this.record.run_id || current.status !== 'in_progress') {
       this.controller.abort();

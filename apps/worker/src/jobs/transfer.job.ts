@@ -70,6 +70,7 @@ export class TransferJob implements JobHandler<TransferPayload> {
       destinationAlgorithms: destination.entry.supported_hash_algorithms,
     });
 
+    await context.checkCancelled();
     context.setMessage('Making final metadata updates...');
     const sourceKeywords = await keywordsOf(from, source, resource.id, sourceMetadata.value);
     const added = payload.keywordAction === 'none' ? [] : normalize(payload.keywords);

@@ -78,6 +78,7 @@ export class UploadJob implements JobHandler<UploadPayload> {
         destinationAlgorithms: target.entry.supported_hash_algorithms,
       });
 
+      await context.checkCancelled();
       context.setMessage('Making final metadata updates...');
       const action = newAction({
         details: `PresQT Upload to ${target.entry.readable_name}`,
