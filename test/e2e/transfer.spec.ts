@@ -26,8 +26,9 @@ describe('transfers (real API, worker and Redis)', () => {
   beforeAll(async () => {
     sourceRoot = mkdtempSync(join(tmpdir(), 'presqt-src-'));
     destinationRoot = mkdtempSync(join(tmpdir(), 'presqt-dst-'));
-    const many: Record<string, string> = {};
-    for (let i = 0; i < 40; i++) many[`alice/Many/f${i}.bin`] = randomBytes(1 << 20).toString('base64');
+    const many: Record<string, Buffer> = {};
+    // big enough that a cancel sent after its first file always lands while it runs
+    for (let i = 0; i < 40; i++) many[`alice/Many/f${i}.bin`] = randomBytes(4 << 20);
     writeTree(sourceRoot, {
       'alice/Survey/README.md': '# Survey\n',
       'alice/Survey/data/big.bin': big,

@@ -1,0 +1,156 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { makeBagZip } from '../support/bags';
+import { filesystemEntry, fsId, writeTargetsFile, writeTree } from '../support/fs-fixtures';
+import { pollUntil, pollUntilDone } from '../support/jobs';
+import { startApp, startStack, waitForOutput, type RunningProcess, type Stack } from '../support/stack';
+
+const TOKENS = { 'presqt-source-token': 'alice-token', 'presqt-destination-token': 'alice-token' };
+const FILES = 24;
+const FILE_BYTES = 6 << 20;
+
+/** Workers die and come back; jobs must survive them (JOB_LOCK_MS is short so takeovers are quick). */
+describe('jobs across killed workers', () => {
+  let stack: Stack;
+  let http: ReturnType<typeof request>;
+  let source: string;
+  let destination: string;
+  const workers: RunningProcess[] = [];
+
+  beforeAll(async () => {
+    source = mkdtempSync(join(tmpdir(), 'presqt-res-src-'));
+    destination = mkdtempSync(join(tmpdir(), 'presqt-res-dst-'));
+    const files: Record<string, Buffer> = {};
+    for (let i = 0; i < FILES; i++)
+      files[`alice/Data/part-${String(i).padStart(2, '0')}.bin`] = randomBytes(FILE_BYTES);
+    writeTree(source, files);
+    const partners = (name: string) => ({
+      supported_transfer_partners: { transfer_in: [name], transfer_out: [name] },
+    });
+    const targetsFile = writeTargetsFile([
+      filesystemEntry('src', source, partners('dst')),
+      filesystemEntry('dst', destination, partners('src')),
+    ]);
+    // one file at a time, so the kill lands between clearly finished files
+    stack = await startStack({
+      env: { TARGETS_FILE: targetsFile, JOB_LOCK_MS: '1500', FILE_TRANSFERS: '1' },
+    });
+    http = request(stack.baseUrl);
+  });
+
+  afterAll(async () => {
+    for (const worker of workers) worker.child.kill('SIGKILL');
+    await stack?.stop();
+  });
+
+  const restartWorker = async (): Promise<RunningProcess> => {
+    const worker = startApp('worker', stack.env);
+    workers.push(worker);
+    await waitForOutput(worker, /Worker ready/);
+    return worker;
+  };
+
+  it('resumes a transfer on another worker without writing the finished files again', async () => {
+    await http
+      .post('/api_v1/targets/dst/resources/')
+      .set({
+        ...TOKENS,
+        'presqt-file-duplicate-action': 'update',
+        'presqt-keyword-action': 'none',
+        'presqt-email-opt-in': '',
+      })
+      .send({ source_target_name: 'src', source_resource_id: fsId('Data'), keywords: [] })
+      .expect(202);
+    const progress = await pollUntil(
+      stack.baseUrl,
+      '/api_v1/job_status/transfer/',
+      TOKENS,
+      (b) => Number(b.files_finished) >= 3,
+    );
+    stack.worker!.child.kill('SIGKILL');
+    await stack.worker!.exited;
+    const project = join(destination, 'alice', 'Data');
+    const written = new Map(readdirSync(project).map((name) => [name, statSync(join(project, name)).ino]));
+    expect(written.size).toBeGreaterThanOrEqual(Number(progress.files_finished));
+
+    const worker = await restartWorker();
+    const done = await pollUntilDone(stack.baseUrl, '/api_v1/job_status/transfer/', TOKENS, 60_000);
+    expect(done.status).toBe(200);
+    expect(done.body).toMatchObject({
+      files_finished: FILES,
+      failed_fixity: [],
+      destination_resource_id: fsId('Data'),
+    });
+    // one project, not a second "Data (2)"; files finished before the kill kept their inode (not rewritten)
+    expect(readdirSync(join(destination, 'alice'))).toEqual(['Data']);
+    const finishedBefore = [...written.keys()]
+      .filter((name) => name.startsWith('part-'))
+      .slice(0, Number(progress.files_finished));
+    for (const name of finishedBefore) expect(statSync(join(project, name)).ino).toBe(written.get(name));
+    expect(readdirSync(project).filter((name) => name.startsWith('part-'))).toHaveLength(FILES);
+    worker.child.kill('SIGTERM');
+    await worker.exited;
+  });
+
+  it('fails a job whose worker keeps dying, with a message, and frees the slot', async () => {
+    let worker = await restartWorker();
+    const headers = { 'presqt-source-token': 'alice-token', 'presqt-email-opt-in': '' };
+    await http
+      .get(`/api_v1/targets/src/resources/${fsId('Data')}.zip/`)
+      .set(headers)
+      .expect(202);
+    // each worker dies as soon as it has taken the job over; the third takeover is one too many
+    for (let death = 0; death < 3; death++) {
+      await waitForOutput(worker, /running download job/);
+      worker.child.kill('SIGKILL');
+      await worker.exited;
+      worker = await restartWorker();
+    }
+    const failed = await pollUntil(
+      stack.baseUrl,
+      '/api_v1/job_status/download.json',
+      TOKENS,
+      (b) => b.status !== 'in_progress',
+      30_000,
+    );
+    expect(failed).toMatchObject({ status: 'failed', status_code: 500 });
+    expect(String(failed.message)).toContain('worker went away');
+    await http
+      .get(`/api_v1/targets/src/resources/${fsId('Data/part-00.bin')}.zip/`)
+      .set(headers)
+      .expect(202);
+    await pollUntilDone(stack.baseUrl, '/api_v1/job_status/download.json/', TOKENS);
+    worker.child.kill('SIGTERM');
+    await worker.exited;
+  });
+
+  it('cancels an upload while it runs, leaving no partial file at the target', async () => {
+    const worker = await restartWorker();
+    const files: Record<string, Buffer> = {};
+    for (let i = 0; i < 24; i++) files[`Upload/part-${i}.bin`] = randomBytes(4 << 20);
+    const zip = await makeBagZip({ files });
+    const token = { 'presqt-destination-token': 'alice-token' };
+    await http
+      .post('/api_v1/targets/dst/resources/')
+      .set({ ...token, 'presqt-file-duplicate-action': 'ignore', 'presqt-email-opt-in': '' })
+      .attach('presqt-file', zip, 'upload.zip')
+      .expect(202);
+    await pollUntil(stack.baseUrl, '/api_v1/job_status/upload/', token, (b) => Number(b.files_finished) > 0);
+    const cancel = await http.patch('/api_v1/job_status/upload/').set(token).expect(200);
+    expect(cancel.body).toEqual({ status_code: '499', message: 'Upload was cancelled by the user.' });
+    const status = await http.get('/api_v1/job_status/upload/').set(token).expect(500);
+    expect(status.body).toMatchObject({ status: 'cancelled', status_code: '499' });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const written = readdirSync(join(destination, 'alice', 'Upload'));
+    expect(written.filter((name) => name.startsWith('.presqt-partial'))).toEqual([]);
+    // the worker stopped within a file or two, and never wrote the metadata file of a finished upload
+    expect(written.length).toBeLessThan(24);
+    expect(written).not.toContain('PRESQT_FTS_METADATA.json');
+    await http.patch('/api_v1/job_status/upload/').set(token).expect(406);
+    worker.child.kill('SIGTERM');
+    await worker.exited;
+  });
+});
