@@ -51,16 +51,3 @@ export function ingestResult(report: IngestReport, destinationId: string): Recor
     destination_resource_id: destinationId,
   };
 }
-
-/** The final message of an upload or transfer, naming fixity problems (decision 16). */
-export function fixityMessage(action: 'Upload' | 'Transfer', report: IngestReport): string {
-  const parts = [
-    report.failedFixity.length > 0 ? `${action} successful but with fixity errors.` : `${action} successful.`,
-  ];
-  if (report.unverified.length > 0) {
-    parts.push(
-      `Fixity of ${report.unverified.length} file(s) could not be verified because no checksum was provided.`,
-    );
-  }
-  return parts.join(' ');
-}

@@ -14,6 +14,8 @@ import {
   type FtsMetadata,
 } from '@app/metadata';
 import { TargetsRegistry } from '@app/targets';
+import { countFiles } from './count-files';
+import { fixityMessage } from './fixity-message';
 import type { JobContext } from './job-context';
 import type { JobHandler, JobOutcome } from './job-handler';
 import { isTopMetadataFile, readMetadataFile } from './metadata-file';
@@ -43,17 +45,7 @@ export class DownloadJob implements JobHandler<DownloadPayload> {
     const resource = await session.getResource(payload.resourceId);
     const readable = target.entry.readable_name;
 
-    context.setMessage(`Counting the files of ${resource.title}...`);
-    let files = 0;
-    let bytes = 0;
-    for await (const entry of session.walk(resource.id)) {
-      context.throwIfCancelled();
-      if (entry.kind === 'file') {
-        files += 1;
-        bytes += entry.size;
-      }
-    }
-    context.setTotals(files, bytes);
+    await countFiles(session, resource.id, resource.title, context);
     context.setMessage(`Downloading files from ${readable}...`);
 
     const bagName = `${target.name}_download_${resource.id}`;
@@ -141,7 +133,7 @@ export class DownloadJob implements JobHandler<DownloadPayload> {
     context.throwIfCancelled();
     await rename(partial, join(workDir, zipName));
     return {
-      message: downloadMessage(failedFixity.length, unverified.length, readable),
+      message: fixityMessage('Download', { failedFixity, unverified }),
       result: {
         zip_name: zipName,
         failed_fixity: failedFixity,
@@ -190,16 +182,6 @@ function fileEntry(
         : [],
     extra: {},
   };
-}
-
-function downloadMessage(failed: number, unverified: number, readable: string): string {
-  const parts = [failed > 0 ? 'Download successful but with fixity errors.' : 'Download successful.'];
-  if (unverified > 0) {
-    parts.push(
-      `Fixity of ${unverified} file(s) could not be verified because ${readable} did not provide a checksum.`,
-    );
-  }
-  return parts.join(' ');
 }
 
 /** Runs the functions given to it one after another, in the order they were given. */

@@ -4,9 +4,11 @@ import type { ConnectorSession, RemoteFile } from '@app/connectors';
 import { JobStore, TokenCipher, type TransferPayload } from '@app/jobs';
 import { mergeFtsMetadata, newAction, type FtsMetadata } from '@app/metadata';
 import { TargetsRegistry, type Target } from '@app/targets';
+import { countFiles } from './count-files';
 import type { JobContext } from './job-context';
 import type { JobHandler, JobOutcome } from './job-handler';
-import { destinationContainer, fixityMessage, ingestResult, writeMetadata } from './destination';
+import { destinationContainer, ingestResult, writeMetadata } from './destination';
+import { fixityMessage } from './fixity-message';
 import { ingest, type IngestFile } from './ingest';
 import { findMetadataFile, isTopMetadataFile, readMetadataFile } from './metadata-file';
 
@@ -33,17 +35,7 @@ export class TransferJob implements JobHandler<TransferPayload> {
     const to = await destination.connector.open(this.cipher.decrypt(payload.destinationToken));
     const resource = await from.getResource(payload.sourceResourceId);
 
-    context.setMessage(`Counting the files of ${resource.title}...`);
-    let files = 0;
-    let bytes = 0;
-    for await (const entry of from.walk(resource.id)) {
-      context.throwIfCancelled();
-      if (entry.kind === 'file') {
-        files += 1;
-        bytes += entry.size;
-      }
-    }
-    context.setTotals(files, bytes);
+    await countFiles(from, resource.id, resource.title, context);
     context.setMessage(
       `Transferring files from ${source.entry.readable_name} to ${destination.entry.readable_name}...`,
     );

@@ -16,7 +16,8 @@ import { TargetsRegistry } from '@app/targets';
 import { ingest, type IngestFile } from './ingest';
 import type { JobContext } from './job-context';
 import type { JobHandler, JobOutcome } from './job-handler';
-import { destinationContainer, fixityMessage, ingestResult, writeMetadata } from './destination';
+import { destinationContainer, ingestResult, writeMetadata } from './destination';
+import { fixityMessage } from './fixity-message';
 import { findMetadataFile } from './metadata-file';
 
 /**
