@@ -2,23 +2,30 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
 /**
- * Hashing a file off the main thread: the worker reads and hashes it itself, so the main thread (which also
+ * Hashing a file off the main thread: the thread reads (synchronously: it does nothing else) and hashes it, so the main thread (which also
  * streams and hashes job data) and the hashing use separate cores. The code is inline, so it works the same
  * from the built bundles and from the test sources.
  */
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
-const { createReadStream } = require('node:fs');
-parentPort.on('message', async ({ id, path, algorithms }) => {
+const { closeSync, openSync, readSync } = require('node:fs');
+// one buffer, reused for every chunk: the thread allocates nothing per chunk, so it leaves no garbage behind
+const buffer = Buffer.allocUnsafe(1 << 20);
+parentPort.on('message', ({ id, path, algorithms }) => {
+  let fd;
   try {
     const hashes = algorithms.map((algorithm) => createHash(algorithm));
-    for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
+    fd = openSync(path, 'r');
+    for (let read; (read = readSync(fd, buffer, 0, buffer.length, null)) > 0; ) {
+      const chunk = buffer.subarray(0, read);
       for (const hash of hashes) hash.update(chunk);
     }
     parentPort.postMessage({ id, digests: Object.fromEntries(hashes.map((hash, i) => [algorithms[i], hash.digest('hex')])) });
   } catch (error) {
     parentPort.postMessage({ id, error: { message: error.message, code: error.code } });
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 });`;
 
