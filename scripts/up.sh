@@ -241,8 +241,8 @@ command -v setsid >/dev/null && launcher=(setsid nohup)
 start_process() {
   local name=$1 log="$LOG_DIR/$1.log"
   [[ -f $log ]] && mv -f "$log" "$log.1"
-  # see README (Memory): glibc would otherwise keep freed 1 MiB stream buffers and RSS would grow with job size
-  MALLOC_MMAP_THRESHOLD_=131072 "${launcher[@]}" node "dist/apps/$name/main.js" >"$log" 2>&1 </dev/null &
+  # see README (Memory): without these, freed 1 MiB stream buffers linger and RSS grows with the job's size
+  MALLOC_MMAP_THRESHOLD_=131072 "${launcher[@]}" node --max-semi-space-size=2 "dist/apps/$name/main.js" >"$log" 2>&1 </dev/null &
   echo $! >"$RUN_DIR/$name.pid"
   say "started $name (pid $!, log: $log)"
 }
