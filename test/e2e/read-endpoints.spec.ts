@@ -380,6 +380,11 @@ describe('read endpoints (real API and worker processes)', () => {
       expect(wrong.headers.allow).toContain('GET');
     });
 
+    it('answers a broken percent-encoding in a path with 400, not 500', async () => {
+      const res = await http.get('/api_v1/targets/fs/resources/%FF.json/').set(ALICE).expect(400);
+      expect(res.body.error).toContain('the request could not be read');
+    });
+
     it('serves Swagger UI and an OpenAPI document listing every endpoint', async () => {
       const ui = await http.get('/api/docs').redirects(1).expect(200);
       expect(ui.text).toContain('swagger');

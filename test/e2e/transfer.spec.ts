@@ -322,6 +322,15 @@ describe('transfers (real API, worker and Redis)', () => {
     }
   });
 
+  it('answers a body that is not valid JSON with 400 naming the problem', async () => {
+    const res = await http
+      .post('/api_v1/targets/dst/resources/')
+      .set({ ...HEADERS, 'content-type': 'application/json' })
+      .send('{"source_target_name": ')
+      .expect(400);
+    expect(res.body.error).toMatch(/^PresQT Error: the request could not be read: .*valid JSON body/);
+  });
+
   it('refuses a second transfer while one runs, and cancels it on request', async () => {
     const body = { source_target_name: 'src', source_resource_id: fsId('Many'), keywords: [] };
     await transfer('/api_v1/targets/dst/resources/', HEADERS, body).expect(202);

@@ -46,6 +46,14 @@ export class ApiErrorFilter implements ExceptionFilter {
           message: `PresQT Error: no endpoint at ${request.method} ${request.path}. The API is described at /api/docs.`,
         };
       }
+      if (status === 400) {
+        // Our code raises ServiceErrors; a bare 400 is the framework failing to read the request before any
+        // of it ran: a JSON body that does not parse, or a path with a broken percent-encoding.
+        return {
+          status,
+          message: `PresQT Error: the request could not be read: ${httpExceptionMessage(exception)}. Send a valid JSON body and a correctly percent-encoded path.`,
+        };
+      }
       return { status, message: httpExceptionMessage(exception) };
     }
     const bodyParserStatus = (exception as { status?: unknown; type?: unknown }).status;
