@@ -86,6 +86,7 @@ describe('transfers (real API, worker and Redis)', () => {
       enhanced_keywords: ['field work'],
       message: 'Transfer successful.',
       files_total: 4,
+      files_finished: 4,
     });
     const project = join(destinationRoot, 'alice', 'Survey');
     expect(readFileSync(join(project, 'data', 'big.bin')).equals(big)).toBe(true);

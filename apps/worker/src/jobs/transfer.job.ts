@@ -54,7 +54,7 @@ export class TransferJob implements JobHandler<TransferPayload> {
       session: to,
       containerId,
       duplicate: payload.duplicate,
-      files: filesOf(from, resource.id, resource.title, strip, source, sourceMetadata),
+      files: filesOf(from, resource.id, resource.title, strip, source, sourceMetadata, context),
       context,
       store: this.store,
       concurrency: this.config.fileTransfers,
@@ -110,12 +110,18 @@ async function* filesOf(
   strip: number,
   source: Target,
   metadata: { value: FtsMetadata | null },
+  context: JobContext,
 ): AsyncIterable<IngestFile> {
   for await (const entry of from.walk(id)) {
     if (entry.kind !== 'file') continue;
     if (isTopMetadataFile(entry, title)) {
       metadata.value = await readMetadataFile(entry);
-      if (metadata.value) continue;
+      if (metadata.value) {
+        // merged rather than copied, but done all the same as far as progress goes
+        context.addBytes(entry.size);
+        context.fileFinished();
+        continue;
+      }
     }
     yield ingestFile(entry, strip, preferredSourceHashes(source));
   }
