@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Redis from 'ioredis';
 import request from 'supertest';
+import { JobStore, ticketFor } from '@app/jobs';
 import { makeBagZip } from '../support/bags';
 import { filesystemEntry, fsId, writeTargetsFile, writeTree } from '../support/fs-fixtures';
 import { pollUntil, pollUntilDone } from '../support/jobs';
@@ -10,6 +12,7 @@ import { startApp, startStack, waitForOutput, type RunningProcess, type Stack } 
 
 const TOKENS = { 'presqt-source-token': 'alice-token', 'presqt-destination-token': 'alice-token' };
 const FILES = 24;
+const SECRET_KEY = 'resilience-test-secret-key';
 const FILE_BYTES = 6 << 20;
 
 /** Workers die and come back; jobs must survive them (JOB_LOCK_MS is short so takeovers are quick). */
@@ -36,7 +39,13 @@ describe('jobs across killed workers', () => {
     ]);
     // one file at a time, so the kill lands between clearly finished files
     stack = await startStack({
-      env: { TARGETS_FILE: targetsFile, JOB_LOCK_MS: '1500', FILE_TRANSFERS: '1' },
+      env: {
+        TARGETS_FILE: targetsFile,
+        JOB_LOCK_MS: '1500',
+        FILE_TRANSFERS: '1',
+        JOB_SWEEP_MS: '300',
+        SECRET_KEY,
+      },
     });
     http = request(stack.baseUrl);
   });
@@ -123,6 +132,28 @@ describe('jobs across killed workers', () => {
       .set(headers)
       .expect(202);
     await pollUntilDone(stack.baseUrl, '/api_v1/job_status/download.json/', TOKENS);
+    worker.child.kill('SIGTERM');
+    await worker.exited;
+  });
+
+  it('fails a run that no queue holds (its API died before queueing it), freeing the slot', async () => {
+    const worker = await restartWorker();
+    // what an API process leaves when it dies between claiming the slot and queueing the job
+    const redis = new Redis(stack.env.REDIS_URL);
+    const ticket = ticketFor(SECRET_KEY, 'ghost-token');
+    const store = new JobStore(redis, stack.env.REDIS_PREFIX, 3600);
+    const record = await store.start('download', ticket, 'Download is being processed on the server.');
+    expect(record).not.toBeNull();
+    const ghost = { 'presqt-source-token': 'ghost-token' };
+    const failed = await pollUntil(
+      stack.baseUrl,
+      '/api_v1/job_status/download.json',
+      ghost,
+      (b) => b.status !== 'in_progress',
+    );
+    expect(failed).toMatchObject({ status: 'failed', status_code: 500 });
+    expect(String(failed.message)).toContain('lost before it could finish');
+    await redis.quit();
     worker.child.kill('SIGTERM');
     await worker.exited;
   });

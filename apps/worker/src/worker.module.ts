@@ -6,7 +6,7 @@ import { TargetsModule, TargetsRegistry } from '@app/targets';
 import { DownloadJob } from './jobs/download.job';
 import { TransferJob } from './jobs/transfer.job';
 import { UploadJob } from './jobs/upload.job';
-import { JobFilesSweeper } from './jobs/job-files-sweeper';
+import { JobJanitor } from './jobs/job-janitor';
 import { JOB_HANDLERS, type JobHandler } from './jobs/job-handler';
 import { JobRunner, outboxDir } from './jobs/job-runner';
 import { QueueReadiness } from './queue-readiness';
@@ -32,7 +32,7 @@ export class WorkerModule {
           useFactory: () => new Mailer({ smtpUrl: config.smtpUrl, outboxDir: outboxDir(config) }),
         },
         JobRunner,
-        JobFilesSweeper,
+        JobJanitor,
       ],
     };
   }

@@ -93,6 +93,12 @@ class Environment {
 
   @IsOptional()
   @Transform(toInt)
+  @IsInt({ message: 'JOB_SWEEP_MS must be an integer' })
+  @Min(100)
+  JOB_SWEEP_MS: number = 60_000;
+
+  @IsOptional()
+  @Transform(toInt)
   @IsInt({ message: 'JOB_CONCURRENCY must be an integer' })
   @Min(1)
   @Max(64)
@@ -168,6 +174,8 @@ export class AppConfig {
   readonly jobTtlSeconds: number;
   /** how long a worker's hold on a job lasts without renewal: a killed worker's jobs resume after this */
   readonly jobLockMs: number;
+  /** how often a worker looks for expired job files and for runs that no queue holds any more */
+  readonly jobSweepMs: number;
   /** jobs one worker process runs at the same time, per kind */
   readonly jobConcurrency: number;
   /** files one job moves at the same time (like rclone's --transfers) */
@@ -195,6 +203,7 @@ export class AppConfig {
     this.secretKey = secretKey;
     this.jobTtlSeconds = env.JOB_TTL_HOURS * 3600;
     this.jobLockMs = env.JOB_LOCK_MS;
+    this.jobSweepMs = env.JOB_SWEEP_MS;
     this.jobConcurrency = env.JOB_CONCURRENCY;
     this.fileTransfers = env.FILE_TRANSFERS;
     this.smtpUrl = env.SMTP_URL;

@@ -168,6 +168,18 @@ export class JobStore {
     return new Map(Object.entries(fields).map(([item, data]) => [item, JSON.parse(data) as T]));
   }
 
+  /** Every run still in progress, found by scanning (for the janitor; never on a request's path). */
+  async *inProgress(): AsyncIterable<JobRecord> {
+    const stream = this.redis.scanStream({ match: `${this.prefix}:job:*`, count: 500 });
+    for await (const keys of stream as AsyncIterable<string[]>) {
+      for (const key of keys) {
+        if (key.endsWith(':checkpoints')) continue;
+        const fields = await this.redis.hgetall(key);
+        if (fields.status === 'in_progress') yield fromFields(fields);
+      }
+    }
+  }
+
   private keys(kind: JobKind, ticket: string): [string, string] {
     const key = `${this.prefix}:job:${kind}:${ticket}`;
     return [key, `${key}:checkpoints`];

@@ -1,0 +1,84 @@
+import { opendir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { getQueueToken } from '@nestjs/bull';
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import type { Queue } from 'bull';
+import { AppConfig } from '@app/config';
+import { JOB_KINDS, JobStore, type JobRecord } from '@app/jobs';
+
+export const LOST_RUN_MESSAGE =
+  'The job was lost before it could finish (no queue holds it any more); please start it again.';
+
+/**
+ * Housekeeping any worker may do, every JOB_SWEEP_MS:
+ * - removes job files whose record has expired or been replaced (decision 13): a run's files live exactly as
+ *   long as its record, so no worker needs to remember what it wrote;
+ * - fails runs that are in progress but that no queue holds (an API process died between claiming the user's
+ *   slot and queueing the job), so that no job stays in progress for ever (decision 9).
+ */
+@Injectable()
+export class JobJanitor implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('JobJanitor');
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly store: JobStore,
+    private readonly moduleRef: ModuleRef,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const sweep = () =>
+      void Promise.all([this.removeStaleFiles(), this.failLostRuns()]).catch((error: Error) =>
+        this.logger.warn(`housekeeping failed: ${error.message}`),
+      );
+    sweep();
+    this.timer = setInterval(sweep, this.config.jobSweepMs);
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.timer);
+  }
+
+  async removeStaleFiles(): Promise<void> {
+    for (const kind of JOB_KINDS) {
+      const kindDir = join(this.config.dataDir, 'jobs', kind);
+      for (const ticket of await directories(kindDir)) {
+        const record = await this.store.get(kind, ticket);
+        for (const run of await directories(join(kindDir, ticket))) {
+          if (record?.run_id !== run) await rm(join(kindDir, ticket, run), { recursive: true, force: true });
+        }
+      }
+    }
+  }
+
+  async failLostRuns(): Promise<void> {
+    for await (const record of this.store.inProgress()) {
+      // a run is queued within milliseconds of its start; give it a lock's length before judging
+      if (Date.now() - Date.parse(record.created_at) < this.config.jobLockMs) continue;
+      if (await this.isQueued(record)) continue;
+      if (await this.store.end(record, { status: 'failed', statusCode: 500, message: LOST_RUN_MESSAGE })) {
+        this.logger.warn(`failed lost ${record.kind} job ${record.run_id}`);
+      }
+    }
+  }
+
+  private async isQueued(record: JobRecord): Promise<boolean> {
+    const queue = this.moduleRef.get<Queue>(getQueueToken(record.kind), { strict: false });
+    const job = await queue.getJob(`${record.kind}:${record.ticket}:${record.run_id}`);
+    if (!job) return false;
+    const state = await job.getState();
+    return state !== 'completed' && state !== 'failed';
+  }
+}
+
+async function directories(dir: string): Promise<string[]> {
+  const names: string[] = [];
+  try {
+    for await (const entry of await opendir(dir)) if (entry.isDirectory()) names.push(entry.name);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  return names;
+}
