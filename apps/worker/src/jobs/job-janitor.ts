@@ -6,6 +6,7 @@ import { ModuleRef } from '@nestjs/core';
 import type { Queue } from 'bull';
 import { AppConfig } from '@app/config';
 import { JOB_KINDS, JobStore, type JobRecord } from '@app/jobs';
+import { gaveUpMessage } from './job-runner';
 
 export const LOST_RUN_MESSAGE =
   'The job was lost before it could finish (no queue holds it any more); please start it again.';
@@ -57,19 +58,24 @@ export class JobJanitor implements OnApplicationBootstrap, OnApplicationShutdown
     for await (const record of this.store.inProgress()) {
       // a run is queued within milliseconds of its start; give it a lock's length before judging
       if (Date.now() - Date.parse(record.created_at) < this.config.jobLockMs) continue;
-      if (await this.isQueued(record)) continue;
-      if (await this.store.end(record, { status: 'failed', statusCode: 500, message: LOST_RUN_MESSAGE })) {
+      const message = await this.lostMessage(record);
+      if (message && (await this.store.end(record, { status: 'failed', statusCode: 500, message }))) {
         this.logger.warn(`failed lost ${record.kind} job ${record.run_id}`);
       }
     }
   }
 
-  private async isQueued(record: JobRecord): Promise<boolean> {
+  /** Why an in-progress run is lost; null while a queue still holds it (or its failure is being reported). */
+  private async lostMessage(record: JobRecord): Promise<string | null> {
     const queue = this.moduleRef.get<Queue>(getQueueToken(record.kind), { strict: false });
     const job = await queue.getJob(`${record.kind}:${record.ticket}:${record.run_id}`);
-    if (!job) return false;
+    if (!job) return LOST_RUN_MESSAGE;
     const state = await job.getState();
-    return state !== 'completed' && state !== 'failed';
+    if (state === 'completed') return LOST_RUN_MESSAGE;
+    if (state !== 'failed') return null;
+    // the runner reports a job Bull gave up on (and emails the user); step in only if that never happened
+    if (Date.now() - (job.finishedOn ?? 0) < this.config.jobLockMs) return null;
+    return gaveUpMessage(job.failedReason ?? 'unknown reason');
   }
 }
 

@@ -73,8 +73,13 @@ export class JobRunner implements OnApplicationBootstrap {
   private async onGaveUp(handler: JobHandler, job: Job<JobPayload>, error: Error): Promise<void> {
     const record = await this.store.get(handler.kind, job.data.ticket);
     if (!record || record.run_id !== job.data.runId) return;
-    const message = `The job was stopped after its worker went away repeatedly (${error.message}).`;
-    if (await this.store.end(record, { status: 'failed', statusCode: 500, message })) {
+    if (
+      await this.store.end(record, {
+        status: 'failed',
+        statusCode: 500,
+        message: gaveUpMessage(error.message),
+      })
+    ) {
       await rm(this.config.jobDir(handler.kind, record.ticket, record.run_id), {
         recursive: true,
         force: true,
@@ -103,6 +108,11 @@ export class JobRunner implements OnApplicationBootstrap {
       this.logger.warn(`could not send the ${record.kind} email: ${(error as Error).message}`);
     }
   }
+}
+
+/** How a job that Bull gave up on (its workers kept dying) reads. */
+export function gaveUpMessage(reason: string): string {
+  return `The job was stopped after its worker went away repeatedly (${reason}).`;
 }
 
 /** Files of the user's earlier runs of this kind: their records were replaced by this run's, so they go. */
