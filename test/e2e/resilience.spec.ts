@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
@@ -154,6 +154,25 @@ describe('jobs across killed workers', () => {
     expect(failed).toMatchObject({ status: 'failed', status_code: 500 });
     expect(String(failed.message)).toContain('lost before it could finish');
     await redis.quit();
+    worker.child.kill('SIGTERM');
+    await worker.exited;
+  });
+
+  it('removes an upload that a dead API process left half received, once it is older than a job lives', async () => {
+    const worker = await restartWorker();
+    const abandoned = join(stack.dataDir, 'uploads', 'abandoned');
+    const recent = join(stack.dataDir, 'uploads', 'recent');
+    writeTree(stack.dataDir, {
+      'uploads/abandoned/package.zip': 'half',
+      'uploads/recent/package.zip': 'receiving',
+    });
+    const twoDaysAgo = new Date(Date.now() - 48 * 3600 * 1000);
+    utimesSync(abandoned, twoDaysAgo, twoDaysAgo);
+    const deadline = Date.now() + 10_000;
+    while (existsSync(abandoned) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(existsSync(abandoned)).toBe(false);
+    expect(existsSync(recent)).toBe(true);
     worker.child.kill('SIGTERM');
     await worker.exited;
   });

@@ -1,4 +1,4 @@
-import { opendir, rm } from 'node:fs/promises';
+import { opendir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { getQueueToken } from '@nestjs/bull';
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
@@ -15,6 +15,7 @@ export const LOST_RUN_MESSAGE =
  * Housekeeping any worker may do, every JOB_SWEEP_MS:
  * - removes job files whose record has expired or been replaced (decision 13): a run's files live exactly as
  *   long as its record, so no worker needs to remember what it wrote;
+ * - removes uploads an API process was receiving when it died (older than a job's lifetime);
  * - fails runs that are in progress but that no queue holds (an API process died between claiming the user's
  *   slot and queueing the job), so that no job stays in progress for ever (decision 9).
  */
@@ -31,8 +32,8 @@ export class JobJanitor implements OnApplicationBootstrap, OnApplicationShutdown
 
   onApplicationBootstrap(): void {
     const sweep = () =>
-      void Promise.all([this.removeStaleFiles(), this.failLostRuns()]).catch((error: Error) =>
-        this.logger.warn(`housekeeping failed: ${error.message}`),
+      void Promise.all([this.removeStaleFiles(), this.removeAbandonedUploads(), this.failLostRuns()]).catch(
+        (error: Error) => this.logger.warn(`housekeeping failed: ${error.message}`),
       );
     sweep();
     this.timer = setInterval(sweep, this.config.jobSweepMs);
@@ -51,6 +52,18 @@ export class JobJanitor implements OnApplicationBootstrap, OnApplicationShutdown
           if (record?.run_id !== run) await rm(join(kindDir, ticket, run), { recursive: true, force: true });
         }
       }
+    }
+  }
+
+  async removeAbandonedUploads(): Promise<void> {
+    const uploads = join(this.config.dataDir, 'uploads');
+    const oldest = Date.now() - this.config.jobTtlSeconds * 1000;
+    for (const name of await directories(uploads)) {
+      const modified = await stat(join(uploads, name)).then(
+        (stats) => stats.mtimeMs,
+        () => Infinity,
+      );
+      if (modified < oldest) await rm(join(uploads, name), { recursive: true, force: true });
     }
   }
 
