@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import multer, { MulterError } from 'multer';
 import { ServiceError } from '@app/common';
 
-export const UPLOAD_FIELD = 'presqt-file';
+const UPLOAD_FIELD = 'presqt-file';
 
 /**
  * Streams the `presqt-file` part of a multipart request to `dir/name` (never into memory) and answers its path.

@@ -8,7 +8,7 @@ import { AppConfig } from '@app/config';
 import { JOB_KINDS, JobStore, type JobRecord } from '@app/jobs';
 import { gaveUpMessage } from './job-runner';
 
-export const LOST_RUN_MESSAGE =
+const LOST_RUN_MESSAGE =
   'The job was lost before it could finish (no queue holds it any more); please start it again.';
 
 /**

@@ -32,7 +32,7 @@ export async function findMetadataFile(
   return null;
 }
 
-export async function readAll(stream: Readable): Promise<string> {
+async function readAll(stream: Readable): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');

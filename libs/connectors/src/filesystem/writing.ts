@@ -10,10 +10,10 @@ import { isReserved } from './paths';
 
 const COMPARE_ALGORITHM = 'sha256';
 /** Written files are read back and hashed with these (decision 16). */
-export const STORED_HASHES = ['md5', 'sha256'] as const;
+const STORED_HASHES = ['md5', 'sha256'] as const;
 
 /** A name that is safe as one path segment in a user's folder; ConnectorError 400 otherwise. */
-export function checkName(name: string): string {
+function checkName(name: string): string {
   const bad =
     name === '' ||
     name === '.' ||
