@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import { ServiceError } from '@app/common';
 import type { KeywordAction } from '@app/jobs';
 
-/** The required headers of upload and transfer starts, each answering 400 naming what is wrong. */
+/** A required request header's value; 400 naming the header when it is absent or blank. */
 export function requiredHeader(request: Request, name: string): string {
   const value = request.header(name)?.trim();
   if (!value) throw ServiceError.badRequest(`PresQT Error: '${name}' missing in the request headers.`);

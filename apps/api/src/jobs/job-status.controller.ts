@@ -8,6 +8,7 @@ import { ServiceError } from '@app/common';
 import { AppConfig } from '@app/config';
 import { JobStore, jobStatusResponse, ticketFor, type JobKind } from '@app/jobs';
 import { ApiErrors } from '../common/dto/error.dto';
+import { requiredHeader } from '../common/job-headers';
 import { DESTINATION_TOKEN, SOURCE_TOKEN } from '../common/required-header.decorator';
 
 const CANCELLED_MESSAGE: Record<JobKind, string> = {
@@ -107,11 +108,7 @@ export class JobStatusController {
   }
 
   private ticketOf(kind: JobKind, request: Request): string {
-    const tokens = TOKEN_HEADERS[kind].map((name) => {
-      const value = request.header(name)?.trim();
-      if (!value) throw ServiceError.badRequest(`PresQT Error: '${name}' missing in the request headers.`);
-      return value;
-    });
+    const tokens = TOKEN_HEADERS[kind].map((name) => requiredHeader(request, name));
     return ticketFor(this.config.secretKey, ...tokens);
   }
 }
