@@ -7,6 +7,7 @@ import { parseEmailOptIn } from '@app/mail';
 import { TargetsRegistry, type Target } from '@app/targets';
 import { duplicateAction, keywordAction, requiredHeader } from '../common/job-headers';
 import { LinkBuilder } from '../common/link-builder';
+import { requireContainer } from '../common/require-container';
 import { strictValidation } from '../common/validation.pipe';
 import { DESTINATION_TOKEN, SOURCE_TOKEN } from '../common/required-header.decorator';
 import { JobStarter } from '../jobs/job-starter.service';
@@ -51,14 +52,7 @@ export class TransfersService {
         'PresQT Error: You need to select a resource to transfer into, as a single file can not be uploaded as a new project.',
       );
     }
-    if (containerId !== null) {
-      const container = await to.getResource(containerId);
-      if (container.kind !== 'container') {
-        throw ServiceError.badRequest(
-          `PresQT Error: The Resource provided, ${containerId}, is not a container.`,
-        );
-      }
-    }
+    if (containerId !== null) await requireContainer(to, containerId);
 
     await this.jobs.start<TransferPayload>(
       'transfer',

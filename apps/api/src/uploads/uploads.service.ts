@@ -17,6 +17,7 @@ import { parseEmailOptIn } from '@app/mail';
 import { TargetsRegistry } from '@app/targets';
 import { duplicateAction, requiredHeader } from '../common/job-headers';
 import { LinkBuilder } from '../common/link-builder';
+import { requireContainer } from '../common/require-container';
 import { DESTINATION_TOKEN } from '../common/required-header.decorator';
 import { IN_PROGRESS_ERROR, JobStarter } from '../jobs/job-starter.service';
 import { inspectPackage } from './inspect-package';
@@ -45,11 +46,7 @@ export class UploadsService {
     const target = this.registry.require(targetName);
     target.requireAction('resource_upload');
     const session = await target.connector.open(token);
-    if (containerId !== null && (await session.getResource(containerId)).kind !== 'container') {
-      throw ServiceError.badRequest(
-        `PresQT Error: The Resource provided, ${containerId}, is not a container.`,
-      );
-    }
+    if (containerId !== null) await requireContainer(session, containerId);
     const ticket = ticketFor(this.config.secretKey, token);
     if ((await this.store.get('upload', ticket))?.status === 'in_progress') {
       throw ServiceError.badRequest(IN_PROGRESS_ERROR);
