@@ -1,4 +1,4 @@
-import { opendir, rm, stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { getQueueToken } from '@nestjs/bull';
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
@@ -7,6 +7,7 @@ import type { Queue } from 'bull';
 import { AppConfig } from '@app/config';
 import { JOB_KINDS, JobStore, type JobRecord } from '@app/jobs';
 import { gaveUpMessage } from './job-runner';
+import { directories, removeRunsExcept } from './run-dirs';
 
 const LOST_RUN_MESSAGE =
   'The job was lost before it could finish (no queue holds it any more); please start it again.';
@@ -48,9 +49,7 @@ export class JobJanitor implements OnApplicationBootstrap, OnApplicationShutdown
       const kindDir = join(this.config.dataDir, 'jobs', kind);
       for (const ticket of await directories(kindDir)) {
         const record = await this.store.get(kind, ticket);
-        for (const run of await directories(join(kindDir, ticket))) {
-          if (record?.run_id !== run) await rm(join(kindDir, ticket, run), { recursive: true, force: true });
-        }
+        await removeRunsExcept(join(kindDir, ticket), record?.run_id);
       }
     }
   }
@@ -90,14 +89,4 @@ export class JobJanitor implements OnApplicationBootstrap, OnApplicationShutdown
     if (Date.now() - (job.finishedOn ?? 0) < this.config.jobLockMs) return null;
     return gaveUpMessage(job.failedReason ?? 'unknown reason');
   }
-}
-
-async function directories(dir: string): Promise<string[]> {
-  const names: string[] = [];
-  try {
-    for await (const entry of await opendir(dir)) if (entry.isDirectory()) names.push(entry.name);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  return names;
 }

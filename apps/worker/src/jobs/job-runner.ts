@@ -1,5 +1,5 @@
-import { basename, dirname, join } from 'node:path';
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { mkdir, rm } from 'node:fs/promises';
 import { getQueueToken } from '@nestjs/bull';
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
@@ -9,6 +9,7 @@ import { JobStore, type JobEnd, type JobPayload, type JobRecord } from '@app/job
 import { jobEndedMessage, Mailer } from '@app/mail';
 import { failureOf, JobContext } from './job-context';
 import { JOB_HANDLERS, type JobHandler } from './job-handler';
+import { removeRunsExcept } from './run-dirs';
 
 /**
  * Consumes the queues: runs each job through its handler, records how it ended, removes what a cancelled
@@ -47,7 +48,8 @@ export class JobRunner implements OnApplicationBootstrap {
 
     const workDir = this.config.jobDir(handler.kind, record.ticket, record.run_id);
     await mkdir(workDir, { recursive: true });
-    await removeReplacedRuns(workDir);
+    // the user's earlier runs of this kind were replaced by this one: their files go now
+    await removeRunsExcept(dirname(workDir), record.run_id);
     const context = new JobContext(this.store, record);
     let outcome: JobEnd | undefined;
     let link: string | undefined;
@@ -113,14 +115,6 @@ export class JobRunner implements OnApplicationBootstrap {
 /** How a job that Bull gave up on (its workers kept dying) reads. */
 export function gaveUpMessage(reason: string): string {
   return `The job was stopped after its worker went away repeatedly (${reason}).`;
-}
-
-/** Files of the user's earlier runs of this kind: their records were replaced by this run's, so they go. */
-async function removeReplacedRuns(workDir: string): Promise<void> {
-  const ticketDir = dirname(workDir);
-  for (const run of await readdir(ticketDir)) {
-    if (run !== basename(workDir)) await rm(join(ticketDir, run), { recursive: true, force: true });
-  }
 }
 
 /** The outbox used when no SMTP server is configured. */
