@@ -4,6 +4,8 @@ import schema from './fts-metadata.schema.json';
 
 /** The service's metadata file, kept with every resource it moves (decision 17). */
 export const FTS_METADATA_FILE = 'PRESQT_FTS_METADATA.json';
+/** Larger metadata files are not read for merging (a real one is a few kilobytes). */
+export const MAX_FTS_METADATA_BYTES = 4 << 20;
 /** Where an existing file that does not follow the schema is kept. */
 export const INVALID_FTS_METADATA_FILE = 'INVALID_PRESQT_FTS_METADATA.json';
 

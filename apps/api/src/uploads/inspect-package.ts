@@ -5,12 +5,11 @@ import type { UploadedBag } from '@app/jobs';
 import {
   FTS_METADATA_FILE,
   INVALID_FTS_METADATA_FILE,
+  MAX_FTS_METADATA_BYTES,
   mergeFtsMetadata,
   parseFtsMetadata,
   type FtsMetadata,
 } from '@app/metadata';
-
-const MAX_METADATA_BYTES = 4 << 20;
 
 /**
  * Everything the service checks of an uploaded package before the 202 (decision 18): a safe zip within the
@@ -50,7 +49,7 @@ export async function inspectPackage(
       if (path === `${topLevel}${FTS_METADATA_FILE}`) {
         // the resource's metadata file is merged when valid, and kept aside under another name when not
         const own =
-          file.size <= MAX_METADATA_BYTES
+          file.size <= MAX_FTS_METADATA_BYTES
             ? parseFtsMetadata((await source.readTagFile(`data/${path}`)).toString('utf8'))
             : null;
         if (own) {

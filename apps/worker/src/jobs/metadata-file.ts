@@ -1,8 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { ConnectorSession, RemoteFile } from '@app/connectors';
-import { FTS_METADATA_FILE, parseFtsMetadata, type FtsMetadata } from '@app/metadata';
-
-const MAX_METADATA_BYTES = 4 << 20;
+import { FTS_METADATA_FILE, MAX_FTS_METADATA_BYTES, parseFtsMetadata, type FtsMetadata } from '@app/metadata';
 
 /** Whether a walked file is the metadata file at the top of the walked resource. */
 export function isTopMetadataFile(file: RemoteFile, resourceTitle: string): boolean {
@@ -11,7 +9,7 @@ export function isTopMetadataFile(file: RemoteFile, resourceTitle: string): bool
 
 /** The metadata file's content when it is valid and small enough to merge; null otherwise (decision 17). */
 export async function readMetadataFile(file: RemoteFile): Promise<FtsMetadata | null> {
-  if (file.size > MAX_METADATA_BYTES) return null;
+  if (file.size > MAX_FTS_METADATA_BYTES) return null;
   return parseFtsMetadata(await readAll(await file.open()));
 }
 

@@ -3,11 +3,10 @@ import { constants } from 'node:fs';
 import { lstat, open, opendir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CollectionPage, CollectionQuery, ResourceSummary, SearchFilter } from '../connector';
+import { FTS_METADATA_FILE } from '@app/metadata';
 import { ConnectorError } from '../connector-error';
 import { decodeId, encodeId, isReserved, resolveInside } from './paths';
 
-/** The service's metadata file, kept inside the project like any other file (and so visible). */
-export const FTS_METADATA_FILE = 'PRESQT_FTS_METADATA.json';
 /** The target's own keyword store of a project: a JSON array of strings. */
 export const KEYWORDS_FILE = '.presqt-keywords.json';
 const MAX_METADATA_BYTES = 1 << 20;
