@@ -43,7 +43,7 @@ import {
 } from './listing';
 import { randomUUID } from 'node:crypto';
 import { sha256Hex, usersByTokenDigest, validateOptions, type FilesystemOptions } from './options';
-import { decodeId, encodeId, resolveInside, toConnectorError } from './paths';
+import { decodeId, encodeId, resolveInside, toConnectorError, type Resolved } from './paths';
 import { makeUniqueDirectory, putFile } from './writing';
 
 const DIGEST_CACHE_ENTRIES = 1000;
@@ -121,9 +121,7 @@ class FilesystemSession implements ConnectorSession {
   }
 
   async getResource(id: string): Promise<ResourceDetail> {
-    const relativePath = decodeId(id);
-    if (relativePath === null) throw ConnectorError.unknownResource(id);
-    const { absolute, stats } = await resolveInside(this.userDir, relativePath, id);
+    const { relativePath, absolute, stats } = await this.locate(id);
     const { kind, kindName, title } = summarize(relativePath, stats.isDirectory());
     const resource = {
       kind,
@@ -160,6 +158,13 @@ class FilesystemSession implements ConnectorSession {
     }
   }
 
+  /** The user's resource an id names; 404 for an id that names nothing the user may see. */
+  private async locate(id: string): Promise<Resolved & { relativePath: string }> {
+    const relativePath = decodeId(id);
+    if (relativePath === null) throw ConnectorError.unknownResource(id);
+    return { relativePath, ...(await resolveInside(this.userDir, relativePath, id)) };
+  }
+
   async createProject(title: string): Promise<ResourceSummary> {
     return summarize(await makeUniqueDirectory(this.userDir, title), true);
   }
@@ -170,9 +175,7 @@ class FilesystemSession implements ConnectorSession {
     file: IncomingFile,
     duplicate: DuplicateAction,
   ): Promise<PutFileResult> {
-    const relativePath = decodeId(containerId);
-    if (relativePath === null) throw ConnectorError.unknownResource(containerId);
-    const { absolute, stats } = await resolveInside(this.userDir, relativePath, containerId);
+    const { relativePath, absolute, stats } = await this.locate(containerId);
     if (!stats.isDirectory())
       throw new ConnectorError(400, `The Resource provided, ${containerId}, is not a container`);
     const stored = await putFile(absolute, path, file, duplicate);
@@ -194,18 +197,14 @@ class FilesystemSession implements ConnectorSession {
 
   /** Keywords belong to folders and projects, kept in a reserved file inside them. */
   private async keywordsDir(id: string): Promise<string> {
-    const relativePath = decodeId(id);
-    if (relativePath === null) throw ConnectorError.unknownResource(id);
-    const { absolute, stats } = await resolveInside(this.userDir, relativePath, id);
+    const { absolute, stats } = await this.locate(id);
     if (!stats.isDirectory())
       throw new ConnectorError(400, 'PresQT Error: files on this target have no keywords.');
     return absolute;
   }
 
   async *walk(id: string): AsyncIterable<RemoteFolder | RemoteFile> {
-    const relativePath = decodeId(id);
-    if (relativePath === null) throw ConnectorError.unknownResource(id);
-    const { absolute, stats } = await resolveInside(this.userDir, relativePath, id);
+    const { relativePath, absolute, stats } = await this.locate(id);
     const title = basename(relativePath);
     if (stats.isFile()) {
       yield this.remoteFile(title, absolute, stats);
