@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, statSync, utimesSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
@@ -7,13 +15,21 @@ import request from 'supertest';
 import { JobStore, ticketFor } from '@app/jobs';
 import { makeBagZip } from '../support/bags';
 import { filesystemEntry, fsId, writeTargetsFile, writeTree } from '../support/fs-fixtures';
-import { pollUntil, pollUntilDone } from '../support/jobs';
+import {
+  binaryParser,
+  downloadTo,
+  extractZip,
+  pollUntil,
+  pollUntilDone,
+  verifyBagZip,
+} from '../support/jobs';
 import { startApp, startStack, waitForOutput, type RunningProcess, type Stack } from '../support/stack';
 
 const TOKENS = { 'presqt-source-token': 'alice-token', 'presqt-destination-token': 'alice-token' };
 const FILES = 24;
 const SECRET_KEY = 'resilience-test-secret-key';
 const FILE_BYTES = 6 << 20;
+const DOWNLOAD_FILES = 12;
 
 /** Workers die and come back; jobs must survive them (JOB_LOCK_MS is short so takeovers are quick). */
 describe('jobs across killed workers', () => {
@@ -29,6 +45,8 @@ describe('jobs across killed workers', () => {
     const files: Record<string, Buffer> = {};
     for (let i = 0; i < FILES; i++)
       files[`alice/Data/part-${String(i).padStart(2, '0')}.bin`] = randomBytes(FILE_BYTES);
+    for (let i = 0; i < DOWNLOAD_FILES; i++)
+      files[`alice/Zipped/part-${String(i).padStart(2, '0')}.bin`] = randomBytes(FILE_BYTES);
     writeTree(source, files);
     const partners = (name: string) => ({
       supported_transfer_partners: { transfer_in: [name], transfer_out: [name] },
@@ -100,6 +118,59 @@ describe('jobs across killed workers', () => {
       .slice(0, Number(progress.files_finished));
     for (const name of finishedBefore) expect(statSync(join(project, name)).ino).toBe(written.get(name));
     expect(readdirSync(project).filter((name) => name.startsWith('part-'))).toHaveLength(FILES);
+    worker.child.kill('SIGTERM');
+    await worker.exited;
+  });
+
+  it('resumes a download on another worker, copying the files already zipped instead of fetching them', async () => {
+    const ALICE = { 'presqt-source-token': 'alice-token' };
+    let worker = await restartWorker();
+    await http
+      .get(`/api_v1/targets/src/resources/${fsId('Zipped')}.zip/`)
+      .set({ ...ALICE, 'presqt-email-opt-in': '' })
+      .expect(202);
+    const progress = await pollUntil(
+      stack.baseUrl,
+      '/api_v1/job_status/download.json',
+      ALICE,
+      (b) => Number(b.files_finished) >= 4,
+    );
+    worker.child.kill('SIGKILL');
+    await worker.exited;
+    // Change the files zipped before the kill (files go one at a time, in order). Had the resumed run fetched
+    // them again, the zip would hold the new bytes; it must hold what the first run fetched and verified.
+    const project = join(source, 'alice', 'Zipped');
+    const zippedBefore = Number(progress.files_finished) - 2;
+    const original = new Map<string, Buffer>();
+    for (const name of readdirSync(project).sort().slice(0, zippedBefore)) {
+      original.set(name, readFileSync(join(project, name)));
+      writeFileSync(join(project, name), randomBytes(FILE_BYTES));
+    }
+
+    worker = await restartWorker();
+    const done = await pollUntilDone(stack.baseUrl, '/api_v1/job_status/download.json', ALICE, 60_000);
+    expect(done.status).toBe(200);
+    expect(done.body).toMatchObject({ files_finished: DOWNLOAD_FILES, failed_fixity: [] });
+    const zip = await http
+      .get('/api_v1/job_status/download.zip')
+      .set(ALICE)
+      .buffer(true)
+      .parse(binaryParser)
+      .expect(200);
+    const bagName = `src_download_${fsId('Zipped')}`;
+    const zipFile = await downloadTo(zip, `${bagName}.zip`);
+    verifyBagZip(zipFile, bagName);
+    const payload = join(extractZip(zipFile), bagName, 'data', 'Zipped');
+    expect(readdirSync(payload)).toHaveLength(DOWNLOAD_FILES);
+    for (const [name, bytes] of original) expect(readFileSync(join(payload, name)).equals(bytes)).toBe(true);
+    const last = `part-${DOWNLOAD_FILES - 1}.bin`;
+    expect(readFileSync(join(payload, last)).equals(readFileSync(join(project, last)))).toBe(true);
+    // the finished job keeps only its zip
+    const runs = join(stack.env.DATA_DIR, 'jobs', 'download');
+    const leftovers = readdirSync(runs, { recursive: true, encoding: 'utf8' }).filter((f) =>
+      f.includes('.partial'),
+    );
+    expect(leftovers).toEqual([]);
     worker.child.kill('SIGTERM');
     await worker.exited;
   });

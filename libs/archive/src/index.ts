@@ -7,3 +7,4 @@ export {
   type ZipEntry,
   type ZipLimits,
 } from './zip-reader';
+export { completeZipEntries, openZipEntryAt, type PartialZipEntry } from './partial-zip';

@@ -1,10 +1,10 @@
-import { rename, rm } from 'node:fs/promises';
+import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Injectable } from '@nestjs/common';
 import { BagZipWriter } from '@app/bagit';
 import { AppConfig } from '@app/config';
 import type { RemoteFile } from '@app/connectors';
-import { TokenCipher, type DownloadPayload } from '@app/jobs';
+import { JobStore, TokenCipher, type DownloadPayload } from '@app/jobs';
 import {
   FTS_METADATA_FILE,
   INVALID_FTS_METADATA_FILE,
@@ -21,13 +21,26 @@ import type { JobHandler, JobOutcome } from './job-handler';
 import { isTopMetadataFile, readMetadataFile } from './metadata-file';
 import { meter } from './meter';
 import { runLimited } from './run-limited';
+import { PartialZips } from './zip-resume';
 
 const SOFTWARE_AGENT = 'presqt-broker (PresQT API v1)';
+
+/** The checkpoint of a file in the zip: what a resumed run needs to list it without fetching it again. */
+interface ZippedFile {
+  size: number;
+  hashes: Record<string, string>;
+  failed: boolean;
+  unverified: boolean;
+  entry: FtsFileEntry;
+}
 
 /**
  * A download: every file of the resource streams from the target into one BagIt zip (decision 15), hashed on
  * the way and checked against the target's own checksums (decision 16), with PRESQT_FTS_METADATA.json as a
  * tag file (decision 17). The zip is written beside its final name and renamed only when complete.
+ *
+ * Each file in the zip is checkpointed; a run resumed after its worker died copies those files from the
+ * partial zip it left, not from the target.
  */
 @Injectable()
 export class DownloadJob implements JobHandler<DownloadPayload> {
@@ -36,6 +49,7 @@ export class DownloadJob implements JobHandler<DownloadPayload> {
   constructor(
     private readonly targets: TargetsRegistry,
     private readonly cipher: TokenCipher,
+    private readonly store: JobStore,
     private readonly config: AppConfig,
   ) {}
 
@@ -50,7 +64,10 @@ export class DownloadJob implements JobHandler<DownloadPayload> {
 
     const bagName = `${target.name}_download_${resource.id}`;
     const zipName = `${bagName}.zip`;
-    const partial = join(workDir, `${zipName}.partial`);
+    const zips = await PartialZips.in(workDir, zipName);
+    const done = await this.store.checkpoints<ZippedFile>(context.record);
+    const earlier = await zips.entries(bagName, new Map([...done].map(([path, file]) => [path, file.size])));
+    const partial = zips.next;
     const sourceAlgorithms = target.entry.supported_hash_algorithms;
     const writer = new BagZipWriter({
       output: partial,
@@ -68,6 +85,12 @@ export class DownloadJob implements JobHandler<DownloadPayload> {
     const failedFixity: string[] = [];
     const unverified: string[] = [];
     const entries: FtsFileEntry[] = [];
+    const list = (file: ZippedFile, path: string) => {
+      if (file.failed) failedFixity.push(path);
+      if (file.unverified) unverified.push(path);
+      entries.push(file.entry);
+      context.fileFinished();
+    };
     let existingMetadata: FtsMetadata | null = null;
     try {
       await runLimited(this.config.fileTransfers, session.walk(resource.id), async (entry) => {
@@ -87,6 +110,23 @@ export class DownloadJob implements JobHandler<DownloadPayload> {
           }
           payloadPath = `${resource.title}/${INVALID_FTS_METADATA_FILE}`;
         }
+        const zipped = done.get(payloadPath);
+        const copy = earlier.get(payloadPath);
+        if (zipped && copy && zipped.size === entry.size && copy.size === entry.size) {
+          const hashes = await inTurn(() =>
+            writer.addPayloadFile(
+              payloadPath,
+              meter(copy.open(), (chunk) => context.addBytes(chunk.length)),
+              entry.size,
+            ),
+          );
+          if (hashes.sha256 !== zipped.hashes.sha256)
+            throw new Error(
+              `The interrupted run's copy of /${payloadPath} is damaged; please download again`,
+            );
+          list(zipped, `/${payloadPath}`);
+          return;
+        }
         // Sources are opened and their checksums fetched concurrently; the zip takes one entry at a time.
         // sha256 first: the bag needs it anyway, so it costs the target's side nothing extra to compare
         const [sourceHash, stream] = await Promise.all([
@@ -100,11 +140,15 @@ export class DownloadJob implements JobHandler<DownloadPayload> {
             entry.size,
           ),
         );
-        const check = fixityOf(`/${payloadPath}`, sourceHash, hashes);
-        if (check.failed) failedFixity.push(check.path);
-        if (check.unverified) unverified.push(check.path);
-        entries.push(fileEntry(entry, payloadPath, sourceHash, hashes, check.failed));
-        context.fileFinished();
+        const check = fixityOf(sourceHash, hashes);
+        const file: ZippedFile = {
+          size: entry.size,
+          hashes,
+          ...check,
+          entry: fileEntry(entry, payloadPath, sourceHash, hashes, check.failed),
+        };
+        await this.store.checkpoint(context.record, payloadPath, file);
+        list(file, `/${payloadPath}`);
       });
 
       context.setMessage('Creating PRESQT_FTS_METADATA...');
@@ -124,14 +168,15 @@ export class DownloadJob implements JobHandler<DownloadPayload> {
       );
       await writer.finalize();
     } catch (error) {
+      // removes the partial zip; earlier ones go with the run's directory when the job ends
       await writer.abort();
-      await rm(partial, { force: true });
       throw error;
     } finally {
       context.signal.removeEventListener('abort', abort);
     }
     context.throwIfCancelled();
     await rename(partial, join(workDir, zipName));
+    await zips.removeEarlier();
     return {
       message: fixityMessage('Download', { failedFixity, unverified }),
       result: {
@@ -145,13 +190,11 @@ export class DownloadJob implements JobHandler<DownloadPayload> {
 }
 
 function fixityOf(
-  path: string,
   sourceHash: { algorithm: string; value: string } | null,
   computed: Record<string, string>,
-): { path: string; failed: boolean; unverified: boolean } {
-  if (!sourceHash || !computed[sourceHash.algorithm]) return { path, failed: false, unverified: true };
+): { failed: boolean; unverified: boolean } {
+  if (!sourceHash || !computed[sourceHash.algorithm]) return { failed: false, unverified: true };
   return {
-    path,
     failed: computed[sourceHash.algorithm] !== sourceHash.value.toLowerCase(),
     unverified: false,
   };
