@@ -103,8 +103,17 @@ async function main(): Promise<void> {
       // as `npm run start:worker` runs it (README, Memory)
       MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072',
     };
-    const api = spawn(process.execPath, [join(ROOT, 'dist/apps/api/main.js')], { env, stdio: 'ignore' });
-    const worker = spawn(process.execPath, [join(ROOT, 'dist/apps/worker/main.js')], {
+    // as `npm run start:*` runs them (README, Memory); BENCH_NODE_ARGS adds more, e.g.
+    // BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles both processes
+    const nodeArgs = [
+      '--max-semi-space-size=2',
+      ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+    ];
+    const api = spawn(process.execPath, [...nodeArgs, join(ROOT, 'dist/apps/api/main.js')], {
+      env,
+      stdio: 'ignore',
+    });
+    const worker = spawn(process.execPath, [...nodeArgs, join(ROOT, 'dist/apps/worker/main.js')], {
       env,
       stdio: 'ignore',
     });

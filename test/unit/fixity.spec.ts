@@ -1,5 +1,5 @@
-import { createMultiHasher, hashFile } from '@app/fixity';
-import { createHash } from 'node:crypto';
+import { createMultiHasher, createStreamHasher, hashFile } from '@app/fixity';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -75,5 +75,54 @@ describe('fixity', () => {
   it('refuses an unknown algorithm before reading, and a missing file', async () => {
     expect(() => createMultiHasher(['md5', 'no-such-hash'])).toThrow();
     await expect(hashFile(join(dir, 'missing'), ['md5'])).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
+
+describe('createStreamHasher (hashing on a thread)', () => {
+  const expected = (data: Buffer, algorithm: string) => createHash(algorithm).update(data).digest('hex');
+
+  it('gives the same digests as hashing in place, whatever the chunk sizes', async () => {
+    const data = randomBytes(5 * (1 << 20) + 123);
+    for (const chunkSize of [1000, 1 << 20, 3 << 20, data.length]) {
+      const hasher = createStreamHasher(['md5', 'sha256', 'sha512']);
+      // chunks are reused by the caller once update resolves, as a stream's buffers may be
+      const scratch = Buffer.alloc(Math.min(chunkSize, data.length));
+      for (let start = 0; start < data.length; start += chunkSize) {
+        const piece = data.subarray(start, start + chunkSize);
+        piece.copy(scratch);
+        await hasher.update(scratch.subarray(0, piece.length));
+      }
+      expect(await hasher.digest()).toEqual({
+        md5: expected(data, 'md5'),
+        sha256: expected(data, 'sha256'),
+        sha512: expected(data, 'sha512'),
+      });
+    }
+  });
+
+  it('keeps concurrent streams apart, and an empty stream has the empty digest', async () => {
+    const inputs = [randomBytes(3 << 20), randomBytes(777), Buffer.alloc(0), randomBytes(2 << 20)];
+    const hashers = inputs.map(() => createStreamHasher(['sha256']));
+    await Promise.all(
+      inputs.map(async (data, i) => {
+        for (let start = 0; start < data.length; start += 65_536)
+          await hashers[i].update(data.subarray(start, start + 65_536));
+      }),
+    );
+    const digests = await Promise.all(hashers.map((hasher) => hasher.digest()));
+    expect(digests.map((digest) => digest.sha256)).toEqual(inputs.map((data) => expected(data, 'sha256')));
+  });
+
+  it('goes on working after dropped streams, and refuses an unknown algorithm at once', async () => {
+    for (let i = 0; i < 20; i++) {
+      const dropped = createStreamHasher(['md5']);
+      await dropped.update(randomBytes(1000));
+      dropped.drop();
+    }
+    const data = randomBytes(10_000);
+    const hasher = createStreamHasher(['md5']);
+    await hasher.update(data);
+    expect((await hasher.digest()).md5).toBe(expected(data, 'md5'));
+    expect(() => createStreamHasher(['sha256', 'no-such-hash'])).toThrow(/no-such-hash/);
   });
 });

@@ -1,5 +1,5 @@
 import { unsafePathReason } from '@app/archive';
-import { createMultiHasher } from '@app/fixity';
+import { createMultiHasher, createStreamHasher } from '@app/fixity';
 import archiver from 'archiver';
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -110,25 +110,31 @@ export class BagZipWriter {
     if (this.failure) throw this.failure;
     if (this.current) throw new Error('addPayloadFile was called before the previous file was added');
     const path = this.claim(`data/${checkedRelativePath(relativePath, 'payload path')}`);
-    const hasher = createMultiHasher(this.algorithms);
+    const hasher = createStreamHasher(this.algorithms);
     let bytes = 0;
     const hashing = new Transform({
+      highWaterMark: 1 << 20,
       transform(chunk: Buffer, _encoding, callback) {
-        hasher.update(chunk);
         bytes += chunk.length;
-        callback(null, chunk);
+        hasher.update(chunk).then(() => callback(null, chunk), callback);
       },
     });
     this.current = hashing;
     this.archive.append(hashing, { name: this.root + path, store: !looksLikeText(path) });
     try {
       await pipeline(content, hashing);
+    } catch (error) {
+      hasher.drop();
+      throw error;
     } finally {
       this.current = null;
     }
-    if (size !== undefined && bytes !== size)
+    const digest = hasher.digest();
+    if (size !== undefined && bytes !== size) {
+      await digest;
       throw new Error(`${path}: the source gave ${bytes} bytes where ${size} were announced`);
-    const hashes = hasher.digest();
+    }
+    const hashes = await digest;
     this.payload.push({ path, hashes });
     this.payloadBytes += bytes;
     return hashes;

@@ -1,2 +1,3 @@
 export { createMultiHasher, type MultiHasher } from './hash';
 export { hashFile, setHashThreads } from './hash-pool';
+export { createStreamHasher, type StreamHasher } from './threaded-hasher';

@@ -38,7 +38,7 @@ export interface FtsMetadata {
   extra_metadata?: Record<string, unknown>;
 }
 
-const validate = new Ajv({ allErrors: false }).compile<FtsMetadata>(schema);
+const validate = new Ajv({ allErrors: false, allowUnionTypes: true }).compile<FtsMetadata>(schema);
 
 /** The parsed file when it is JSON that follows the schema; null otherwise. */
 export function parseFtsMetadata(text: string): FtsMetadata | null {

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { ConnectorSession, DuplicateAction } from '@app/connectors';
-import { createMultiHasher } from '@app/fixity';
+import { createStreamHasher } from '@app/fixity';
 import { JobStore } from '@app/jobs';
 import type { FtsFileEntry } from '@app/metadata';
 import type { JobContext } from './job-context';
@@ -87,23 +87,31 @@ export async function ingest(options: {
     // the source's checksum is fetched while the bytes move, not before
     const expecting = file.expectedHash();
     expecting.catch(() => undefined);
-    const hasher = createMultiHasher(algorithms);
-    const stored = await session.putFile(
-      containerId,
-      file.path,
-      {
-        size: file.size,
-        open: async () =>
-          meter(await file.open(), (chunk) => {
-            hasher.update(chunk);
-            context.addBytes(chunk.length);
-          }),
-      },
-      duplicate,
-    );
+    const hasher = createStreamHasher(algorithms);
+    let stored;
+    try {
+      stored = await session.putFile(
+        containerId,
+        file.path,
+        {
+          size: file.size,
+          open: async () =>
+            meter(await file.open(), (chunk) => {
+              context.addBytes(chunk.length);
+              return hasher.update(chunk);
+            }),
+        },
+        duplicate,
+      );
+    } catch (error) {
+      hasher.drop();
+      throw error;
+    }
     const expected = await expecting;
     // an ignored file was not read, so there are no passed bytes to check
-    const passed = stored.outcome === 'ignored' ? null : hasher.digest();
+    let passed: Record<string, string> | null = null;
+    if (stored.outcome === 'ignored') hasher.drop();
+    else passed = await hasher.digest();
     const sourceOk = !expected || !passed || passed[expected.algorithm] === expected.value.toLowerCase();
     const common = passed ? Object.keys(stored.hashes).find((algorithm) => passed[algorithm]) : undefined;
     const destinationOk = !common || !passed || stored.hashes[common] === passed[common];

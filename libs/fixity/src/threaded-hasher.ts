@@ -1,0 +1,192 @@
+import { getHashes } from 'node:crypto';
+import { Worker } from 'node:worker_threads';
+
+/**
+ * Hashing streamed bytes on a thread of its own. A job's main thread also reads, zips, checksums (CRC) and
+ * writes every byte; with md5, sha256 and sha512 on top it ran out of CPU long before the disk did. Here each
+ * chunk is copied into a slot of a shared buffer and hashed by the thread, so hashing and the rest overlap
+ * on two cores. Slots are few, so a producer that outruns the thread waits (memory stays bounded).
+ */
+const WORKER_SOURCE = `
+const { parentPort } = require('node:worker_threads');
+const { createHash } = require('node:crypto');
+const hashers = new Map();
+parentPort.on('message', (message) => {
+  try {
+    if (message.op === 'open') {
+      hashers.set(message.id, {
+        slots: new Uint8Array(message.shared),
+        hashes: message.algorithms.map((algorithm) => createHash(algorithm)),
+        algorithms: message.algorithms,
+      });
+    } else if (message.op === 'update') {
+      const hasher = hashers.get(message.id);
+      const chunk = hasher.slots.subarray(message.offset, message.offset + message.length);
+      for (const hash of hasher.hashes) hash.update(chunk);
+      parentPort.postMessage({ op: 'free', id: message.id, slot: message.slot });
+    } else if (message.op === 'digest') {
+      const hasher = hashers.get(message.id);
+      hashers.delete(message.id);
+      const digests = Object.fromEntries(hasher.hashes.map((hash, i) => [hasher.algorithms[i], hash.digest('hex')]));
+      parentPort.postMessage({ op: 'digest', id: message.id, digests });
+    } else if (message.op === 'drop') {
+      hashers.delete(message.id);
+    }
+  } catch (error) {
+    hashers.delete(message.id);
+    parentPort.postMessage({ op: 'error', id: message.id, message: error.message });
+  }
+});`;
+
+const SLOT_BYTES = 1 << 20;
+const SLOTS = 4;
+
+/** Feeds chunks to several digests at once on the hashing thread; one instance per stream. */
+export interface StreamHasher {
+  /** resolves once the chunk is handed over (it may be reused then); waits while every slot is busy */
+  update(chunk: Buffer): Promise<void>;
+  /** hex digest per algorithm, once every chunk given before it is hashed; call once */
+  digest(): Promise<Record<string, string>>;
+  /** forgets the stream without a digest (it failed); the slots are released */
+  drop(): void;
+}
+
+interface Reply {
+  op: 'free' | 'digest' | 'error';
+  id: number;
+  slot?: number;
+  digests?: Record<string, string>;
+  message?: string;
+}
+
+class ThreadedHasher implements StreamHasher {
+  private readonly slots: Uint8Array;
+  private readonly free: number[] = Array.from({ length: SLOTS }, (_, slot) => slot);
+  private waitingForSlot: (() => void) | null = null;
+  private finishing: {
+    resolve: (digests: Record<string, string>) => void;
+    reject: (error: Error) => void;
+  } | null = null;
+  private failure: Error | null = null;
+
+  constructor(
+    private readonly thread: HashingThread,
+    readonly id: number,
+    readonly shared: SharedArrayBuffer,
+  ) {
+    this.slots = new Uint8Array(shared);
+  }
+
+  async update(chunk: Buffer): Promise<void> {
+    for (let start = 0; start < chunk.length; start += SLOT_BYTES) {
+      const piece = chunk.subarray(start, start + SLOT_BYTES);
+      const slot = await this.freeSlot();
+      this.slots.set(piece, slot * SLOT_BYTES);
+      this.thread.post({ op: 'update', id: this.id, slot, offset: slot * SLOT_BYTES, length: piece.length });
+    }
+  }
+
+  digest(): Promise<Record<string, string>> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => {
+      this.finishing = { resolve, reject };
+      this.thread.post({ op: 'digest', id: this.id });
+    });
+  }
+
+  drop(): void {
+    this.thread.post({ op: 'drop', id: this.id });
+    this.thread.release(this);
+  }
+
+  onReply(reply: Reply): void {
+    if (reply.op === 'free') {
+      this.free.push(reply.slot!);
+      this.wake();
+    } else if (reply.op === 'digest') {
+      this.thread.release(this);
+      this.finishing?.resolve(reply.digests!);
+    } else {
+      this.fail(new Error(`hashing failed: ${reply.message}`));
+    }
+  }
+
+  fail(error: Error): void {
+    this.failure ??= error;
+    this.finishing?.reject(error);
+    this.wake();
+  }
+
+  private async freeSlot(): Promise<number> {
+    for (;;) {
+      if (this.failure) throw this.failure;
+      const slot = this.free.pop();
+      if (slot !== undefined) return slot;
+      await new Promise<void>((resolve) => (this.waitingForSlot = resolve));
+    }
+  }
+
+  private wake(): void {
+    const waiting = this.waitingForSlot;
+    this.waitingForSlot = null;
+    waiting?.();
+  }
+}
+
+/** The thread and its streams. Slot buffers are kept for the next stream instead of being allocated anew. */
+class HashingThread {
+  private worker: Worker | null = null;
+  private readonly active = new Map<number, ThreadedHasher>();
+  private readonly spareBuffers: SharedArrayBuffer[] = [];
+  private nextId = 0;
+
+  open(algorithms: readonly string[]): StreamHasher {
+    const shared = this.spareBuffers.pop() ?? new SharedArrayBuffer(SLOT_BYTES * SLOTS);
+    const hasher = new ThreadedHasher(this, this.nextId++, shared);
+    this.active.set(hasher.id, hasher);
+    this.post({ op: 'open', id: hasher.id, algorithms: [...algorithms], shared });
+    return hasher;
+  }
+
+  post(message: Record<string, unknown>): void {
+    const worker = this.started();
+    worker.ref();
+    worker.postMessage(message);
+  }
+
+  release(hasher: ThreadedHasher): void {
+    if (!this.active.delete(hasher.id)) return;
+    // a few spares cover the streams of a job that run at the same time
+    if (this.spareBuffers.length < 8) this.spareBuffers.push(hasher.shared);
+    // the thread keeps the process alive only while a stream is open
+    if (this.active.size === 0) this.worker?.unref();
+  }
+
+  private started(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 4, codeRangeSizeMb: 8 },
+    });
+    worker.on('message', (reply: Reply) => this.active.get(reply.id)?.onReply(reply));
+    const failAll = (error: Error) => {
+      for (const hasher of this.active.values()) hasher.fail(error);
+      this.active.clear();
+      this.worker = null;
+    };
+    worker.on('error', failAll);
+    worker.on('exit', (code) => failAll(new Error(`the hashing thread stopped (exit code ${code})`)));
+    this.worker = worker;
+    return worker;
+  }
+}
+
+const thread = new HashingThread();
+const KNOWN = new Set(getHashes().map((name) => name.toLowerCase()));
+
+/** A stream hasher on the shared hashing thread; throws at once for an algorithm node:crypto does not know. */
+export function createStreamHasher(algorithms: readonly string[]): StreamHasher {
+  const unknown = algorithms.find((algorithm) => !KNOWN.has(algorithm.toLowerCase()));
+  if (unknown) throw new Error(`Unknown hash algorithm: ${unknown}`);
+  return thread.open(algorithms);
+}
