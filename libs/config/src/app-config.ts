@@ -12,6 +12,7 @@ import {
   Max,
   Min,
   MinLength,
+  ValidateIf,
   validateSync,
 } from 'class-validator';
 import { projectRoot } from '@app/common';
@@ -154,6 +155,29 @@ class Environment {
   @IsOptional()
   @IsIn(['text', 'json'])
   LOG_FORMAT: 'text' | 'json' = 'text';
+
+  @IsOptional()
+  @IsIn(['embedded', 'scigraph'], { message: 'KEYWORD_ENHANCER must be embedded or scigraph' })
+  KEYWORD_ENHANCER: 'embedded' | 'scigraph' = 'embedded';
+
+  @Transform(emptyAsUnset)
+  @ValidateIf((env: Environment) => env.KEYWORD_ENHANCER === 'scigraph' || env.SCIGRAPH_URL !== undefined)
+  @IsUrl(
+    { require_tld: false, require_protocol: true, protocols: ['http', 'https'] },
+    {
+      message:
+        'SCIGRAPH_URL must be the absolute http(s) URL of a SciGraph service, such as ' +
+        'https://scigraph.example.org/scigraph; it is required when KEYWORD_ENHANCER is scigraph',
+    },
+  )
+  SCIGRAPH_URL?: string;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'KEYWORD_ENHANCER_TIMEOUT_MS must be an integer' })
+  @Min(100)
+  @Max(60000)
+  KEYWORD_ENHANCER_TIMEOUT_MS: number = 5000;
 }
 
 /** Validated settings shared by the API and the worker. */
@@ -187,6 +211,11 @@ export class AppConfig {
   readonly maxUploadBytes: number;
   /** what an uploaded zip may hold: entries, decompressed bytes, compression ratio (zip bombs) */
   readonly zipLimits: { maxEntries: number; maxTotalBytes: number; maxRatio: number };
+  /**
+   * the keyword enhancer: the embedded WordNet one, or a SciGraph service at `url`, whose enhancement gives up
+   * (adding no terms) after `timeoutMs`
+   */
+  readonly keywordEnhancer: { kind: 'embedded' } | { kind: 'scigraph'; url: string; timeoutMs: number };
 
   constructor(env: Environment, secretKey: string) {
     this.port = env.PORT;
@@ -214,6 +243,15 @@ export class AppConfig {
       maxTotalBytes: env.MAX_ZIP_BYTES,
       maxRatio: env.MAX_ZIP_RATIO,
     };
+    this.keywordEnhancer =
+      env.KEYWORD_ENHANCER === 'scigraph'
+        ? {
+            kind: 'scigraph',
+            // validation has required SCIGRAPH_URL for scigraph
+            url: env.SCIGRAPH_URL!.replace(/\/+$/, ''),
+            timeoutMs: env.KEYWORD_ENHANCER_TIMEOUT_MS,
+          }
+        : { kind: 'embedded' };
   }
 
   /** where one run of a job keeps its files */

@@ -1,0 +1,5 @@
+export * from './normalize-keywords';
+export * from './keyword-enhancer';
+export * from './wordnet/wordnet-keyword-enhancer';
+export * from './scigraph-keyword-enhancer';
+export * from './keywords.module';

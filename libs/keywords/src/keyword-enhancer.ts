@@ -1,0 +1,34 @@
+import { normalizeKeyword, normalizeKeywords } from './normalize-keywords';
+
+/** Finds terms related to keywords (synonyms, broader terms) in a vocabulary. */
+export interface KeywordEnhancer {
+  /**
+   * Terms related to `keywords` that are not among them, normalized, in a stable order: the terms of the first
+   * keyword first, each keyword's most relevant terms first.
+   */
+  enhance(keywords: string[]): Promise<string[]>;
+}
+
+/** Nest injection token of the configured KeywordEnhancer. */
+export const KEYWORD_ENHANCER = Symbol('KEYWORD_ENHANCER');
+
+/**
+ * The first `max` distinct normalized `candidates`, leaving out `keyword` itself and anything `skip` rejects,
+ * so that one keyword with a large vocabulary entry cannot flood the result.
+ */
+export function pickTerms(
+  candidates: readonly string[],
+  keyword: string,
+  max: number,
+  skip: (term: string) => boolean = () => false,
+): string[] {
+  return normalizeKeywords(candidates)
+    .filter((term) => term !== keyword && !skip(term))
+    .slice(0, max);
+}
+
+/** The terms found for each keyword, in keyword order, without duplicates and without any input keyword. */
+export function newTerms(keywords: readonly string[], termsPerKeyword: readonly string[][]): string[] {
+  const input = new Set(keywords.map(normalizeKeyword));
+  return normalizeKeywords(termsPerKeyword.flat()).filter((term) => !input.has(term));
+}

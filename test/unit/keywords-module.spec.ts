@@ -1,0 +1,89 @@
+import { Test } from '@nestjs/testing';
+import { ConfigModule, loadConfig } from '@app/config';
+import {
+  KEYWORD_ENHANCER,
+  KeywordsModule,
+  SciGraphKeywordEnhancer,
+  WordNetKeywordEnhancer,
+  type KeywordEnhancer,
+} from '@app/keywords';
+
+const SECRET_KEY = 'a-test-secret-of-enough-length';
+
+async function configuredEnhancer(env: Record<string, string>): Promise<KeywordEnhancer> {
+  const module = await Test.createTestingModule({
+    imports: [ConfigModule.forRoot(loadConfig({ SECRET_KEY, ...env })), KeywordsModule],
+  }).compile();
+  return module.get<KeywordEnhancer>(KEYWORD_ENHANCER);
+}
+
+describe('KeywordsModule', () => {
+  it('provides the embedded WordNet enhancer by default', async () => {
+    expect(await configuredEnhancer({})).toBeInstanceOf(WordNetKeywordEnhancer);
+    expect(await configuredEnhancer({ KEYWORD_ENHANCER: 'embedded' })).toBeInstanceOf(WordNetKeywordEnhancer);
+  });
+
+  it('provides the SciGraph enhancer when configured', async () => {
+    const enhancer = await configuredEnhancer({
+      KEYWORD_ENHANCER: 'scigraph',
+      SCIGRAPH_URL: 'http://127.0.0.1:9/scigraph/',
+      KEYWORD_ENHANCER_TIMEOUT_MS: '1500',
+    });
+    expect(enhancer).toBeInstanceOf(SciGraphKeywordEnhancer);
+  });
+});
+
+describe('keyword enhancer settings', () => {
+  it('default to the embedded enhancer', () => {
+    expect(loadConfig({ SECRET_KEY }).keywordEnhancer).toEqual({ kind: 'embedded' });
+  });
+
+  it('carry the SciGraph URL (without trailing slash) and the timeout', () => {
+    const config = loadConfig({
+      SECRET_KEY,
+      KEYWORD_ENHANCER: 'scigraph',
+      SCIGRAPH_URL: 'https://scigraph.example.org/scigraph/',
+      KEYWORD_ENHANCER_TIMEOUT_MS: '2500',
+    });
+    expect(config.keywordEnhancer).toEqual({
+      kind: 'scigraph',
+      url: 'https://scigraph.example.org/scigraph',
+      timeoutMs: 2500,
+    });
+    expect(
+      loadConfig({ SECRET_KEY, KEYWORD_ENHANCER: 'scigraph', SCIGRAPH_URL: 'http://localhost:9000' }),
+    ).toHaveProperty('keywordEnhancer.timeoutMs', 5000);
+  });
+
+  it.each<[string, Record<string, string>, string]>([
+    ['an unknown enhancer', { KEYWORD_ENHANCER: 'wordnet' }, 'KEYWORD_ENHANCER must be embedded or scigraph'],
+    [
+      'scigraph without its URL',
+      { KEYWORD_ENHANCER: 'scigraph' },
+      'SCIGRAPH_URL must be the absolute http(s) URL',
+    ],
+    [
+      'scigraph with an empty URL',
+      { KEYWORD_ENHANCER: 'scigraph', SCIGRAPH_URL: ' ' },
+      'required when KEYWORD_ENHANCER is scigraph',
+    ],
+    [
+      'a URL that is not one',
+      { SCIGRAPH_URL: 'scigraph.example.org' },
+      'SCIGRAPH_URL must be the absolute http(s) URL',
+    ],
+    [
+      'a URL of another scheme',
+      { KEYWORD_ENHANCER: 'scigraph', SCIGRAPH_URL: 'ftp://example.org' },
+      'SCIGRAPH_URL',
+    ],
+    [
+      'a timeout that is not a number',
+      { KEYWORD_ENHANCER_TIMEOUT_MS: 'soon' },
+      'KEYWORD_ENHANCER_TIMEOUT_MS must be an integer',
+    ],
+    ['a timeout too short', { KEYWORD_ENHANCER_TIMEOUT_MS: '5' }, 'KEYWORD_ENHANCER_TIMEOUT_MS'],
+  ])('are refused at start-up for %s, naming the setting', (_case, env, message) => {
+    expect(() => loadConfig({ SECRET_KEY, ...env })).toThrow(message);
+  });
+});
