@@ -5,6 +5,7 @@ import { JobsModule } from '@app/jobs';
 import { TargetsModule, TargetsRegistry } from '@app/targets';
 import { JobStatusController } from './jobs/job-status.controller';
 import { ApiErrorFilter } from './common/api-error.filter';
+import { AssessmentModule } from './assessment/assessment.module';
 import { CommonModule } from './common/common.module';
 import { ResourcesModule } from './resources/resources.module';
 import { ApiRootController } from './root/api-root.controller';
@@ -24,6 +25,7 @@ export class ApiModule {
         CommonModule,
         StatusesModule,
         ResourcesModule,
+        AssessmentModule,
       ],
       controllers: [ApiRootController, ServicesController, TargetsController, JobStatusController],
       providers: [{ provide: APP_FILTER, useClass: ApiErrorFilter }],

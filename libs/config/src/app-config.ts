@@ -5,6 +5,7 @@ import { plainToInstance, Transform } from 'class-transformer';
 import {
   IsIn,
   IsInt,
+  IsNotEmpty,
   IsOptional,
   IsString,
   IsUrl,
@@ -178,6 +179,53 @@ class Environment {
   @Min(100)
   @Max(60000)
   KEYWORD_ENHANCER_TIMEOUT_MS: number = 5000;
+
+  @ValidateIf(fairshakeConfigured)
+  @Transform(emptyAsUnset)
+  @IsUrl(
+    { require_tld: false, require_protocol: true, protocols: ['http', 'https'] },
+    {
+      message:
+        'FAIRSHAKE_URL must be an absolute http(s) URL, such as https://fairshake.cloud; FAIRSHAKE_URL and FAIRSHAKE_TOKEN are set together or not at all',
+    },
+  )
+  FAIRSHAKE_URL?: string;
+
+  @ValidateIf(fairshakeConfigured)
+  @Transform(emptyAsUnset)
+  @IsNotEmpty({
+    message:
+      'FAIRSHAKE_TOKEN must be set when FAIRSHAKE_URL is; FAIRSHAKE_URL and FAIRSHAKE_TOKEN are set together or not at all',
+  })
+  FAIRSHAKE_TOKEN?: string;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'FAIRSHAKE_PROJECT_ID must be an integer (the id of a project at FAIRshake)' })
+  @Min(1)
+  FAIRSHAKE_PROJECT_ID?: number;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'FAIRSHAKE_TIMEOUT_MS must be an integer' })
+  @Min(100)
+  @Max(120_000)
+  FAIRSHAKE_TIMEOUT_MS: number = 10_000;
+}
+
+/** FAIRshake registration is on when either of its two settings is given; then both must be valid. */
+function fairshakeConfigured(env: Environment): boolean {
+  return env.FAIRSHAKE_URL !== undefined || env.FAIRSHAKE_TOKEN !== undefined;
+}
+
+export interface FairshakeSettings {
+  /** base URL of the FAIRshake API, without a trailing slash */
+  url: string;
+  /** sent as `Authorization: Token <token>`; never logged */
+  token: string;
+  /** the FAIRshake project that registered digital objects and assessments belong to */
+  projectId: number | undefined;
+  timeoutMs: number;
 }
 
 /** Validated settings shared by the API and the worker. */
@@ -217,6 +265,8 @@ export class AppConfig {
    */
   readonly keywordEnhancer: { kind: 'embedded' } | { kind: 'scigraph'; url: string; timeoutMs: number };
 
+  /** where assessments are also registered; undefined: they are only kept in Redis */
+  readonly fairshake: FairshakeSettings | undefined;
   constructor(env: Environment, secretKey: string) {
     this.port = env.PORT;
     this.host = env.HOST;
@@ -252,6 +302,15 @@ export class AppConfig {
             timeoutMs: env.KEYWORD_ENHANCER_TIMEOUT_MS,
           }
         : { kind: 'embedded' };
+    this.fairshake =
+      env.FAIRSHAKE_URL && env.FAIRSHAKE_TOKEN
+        ? {
+            url: env.FAIRSHAKE_URL.replace(/\/+$/, ''),
+            token: env.FAIRSHAKE_TOKEN,
+            projectId: env.FAIRSHAKE_PROJECT_ID,
+            timeoutMs: env.FAIRSHAKE_TIMEOUT_MS,
+          }
+        : undefined;
   }
 
   /** where one run of a job keeps its files */
