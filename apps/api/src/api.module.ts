@@ -6,6 +6,7 @@ import { TargetsModule, TargetsRegistry } from '@app/targets';
 import { JobStatusController } from './jobs/job-status.controller';
 import { ApiErrorFilter } from './common/api-error.filter';
 import { CommonModule } from './common/common.module';
+import { EmulationModule } from './emulation/emulation.module';
 import { ResourcesModule } from './resources/resources.module';
 import { ApiRootController } from './root/api-root.controller';
 import { ServicesController } from './services/services.controller';
@@ -24,6 +25,7 @@ export class ApiModule {
         CommonModule,
         StatusesModule,
         ResourcesModule,
+        EmulationModule,
       ],
       controllers: [ApiRootController, ServicesController, TargetsController, JobStatusController],
       providers: [{ provide: APP_FILTER, useClass: ApiErrorFilter }],

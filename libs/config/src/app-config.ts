@@ -154,6 +154,24 @@ class Environment {
   @IsOptional()
   @IsIn(['text', 'json'])
   LOG_FORMAT: 'text' | 'json' = 'text';
+
+  @IsOptional()
+  @Transform(emptyAsUnset)
+  @IsUrl(
+    { require_tld: false, require_protocol: true, protocols: ['http', 'https'] },
+    {
+      message:
+        'EMULATION_API_URL must be an absolute http(s) URL, such as https://eaasi-portal.emulation.cloud/environment-proposer/api/v1',
+    },
+  )
+  EMULATION_API_URL?: string;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'EMULATION_TIMEOUT_MS must be an integer' })
+  @Min(100)
+  @Max(300_000)
+  EMULATION_TIMEOUT_MS: number = 15_000;
 }
 
 /** Validated settings shared by the API and the worker. */
@@ -187,6 +205,10 @@ export class AppConfig {
   readonly maxUploadBytes: number;
   /** what an uploaded zip may hold: entries, decompressed bytes, compression ratio (zip bombs) */
   readonly zipLimits: { maxEntries: number; maxTotalBytes: number; maxRatio: number };
+  /** the EaaSI environment proposer's API (`.../environment-proposer/api/v1`); unset: no emulation service */
+  readonly emulationApiUrl: string | undefined;
+  /** how long one request to the environment proposer may take */
+  readonly emulationTimeoutMs: number;
 
   constructor(env: Environment, secretKey: string) {
     this.port = env.PORT;
@@ -214,6 +236,8 @@ export class AppConfig {
       maxTotalBytes: env.MAX_ZIP_BYTES,
       maxRatio: env.MAX_ZIP_RATIO,
     };
+    this.emulationApiUrl = env.EMULATION_API_URL?.replace(/\/+$/, '');
+    this.emulationTimeoutMs = env.EMULATION_TIMEOUT_MS;
   }
 
   /** where one run of a job keeps its files */
