@@ -7,6 +7,7 @@ import { JobStatusController } from './jobs/job-status.controller';
 import { ApiErrorFilter } from './common/api-error.filter';
 import { AssessmentModule } from './assessment/assessment.module';
 import { CommonModule } from './common/common.module';
+import { EmulationModule } from './emulation/emulation.module';
 import { ResourcesModule } from './resources/resources.module';
 import { ApiRootController } from './root/api-root.controller';
 import { ServicesController } from './services/services.controller';
@@ -26,6 +27,7 @@ export class ApiModule {
         StatusesModule,
         ResourcesModule,
         AssessmentModule,
+        EmulationModule,
       ],
       controllers: [ApiRootController, ServicesController, TargetsController, JobStatusController],
       providers: [{ provide: APP_FILTER, useClass: ApiErrorFilter }],

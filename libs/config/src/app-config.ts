@@ -211,6 +211,24 @@ class Environment {
   @Min(100)
   @Max(120_000)
   FAIRSHAKE_TIMEOUT_MS: number = 10_000;
+
+  @IsOptional()
+  @Transform(emptyAsUnset)
+  @IsUrl(
+    { require_tld: false, require_protocol: true, protocols: ['http', 'https'] },
+    {
+      message:
+        'EMULATION_API_URL must be an absolute http(s) URL, such as https://eaasi-portal.emulation.cloud/environment-proposer/api/v1',
+    },
+  )
+  EMULATION_API_URL?: string;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'EMULATION_TIMEOUT_MS must be an integer' })
+  @Min(100)
+  @Max(300_000)
+  EMULATION_TIMEOUT_MS: number = 15_000;
 }
 
 /** FAIRshake registration is on when either of its two settings is given; then both must be valid. */
@@ -267,6 +285,10 @@ export class AppConfig {
 
   /** where assessments are also registered; undefined: they are only kept in Redis */
   readonly fairshake: FairshakeSettings | undefined;
+  /** the EaaSI environment proposer's API (`.../environment-proposer/api/v1`); unset: no emulation service */
+  readonly emulationApiUrl: string | undefined;
+  /** how long one request to the environment proposer may take */
+  readonly emulationTimeoutMs: number;
   constructor(env: Environment, secretKey: string) {
     this.port = env.PORT;
     this.host = env.HOST;
@@ -311,6 +333,8 @@ export class AppConfig {
             timeoutMs: env.FAIRSHAKE_TIMEOUT_MS,
           }
         : undefined;
+    this.emulationApiUrl = env.EMULATION_API_URL?.replace(/\/+$/, '');
+    this.emulationTimeoutMs = env.EMULATION_TIMEOUT_MS;
   }
 
   /** where one run of a job keeps its files */

@@ -99,6 +99,15 @@ export class JobStore {
     return fields.run_id ? fromFields(fields) : null;
   }
 
+  /**
+   * Milliseconds until an ended run's record (and so its files) expires; null while the run is in progress
+   * (no expiry yet) or when there is no record.
+   */
+  async expiresInMs(kind: JobKind, ticket: string): Promise<number | null> {
+    const remaining = await this.redis.pttl(this.keys(kind, ticket)[0]);
+    return remaining > 0 ? remaining : null;
+  }
+
   /** False when the run is no longer the current one in progress (cancelled, or superseded). */
   async update(
     record: Pick<JobRecord, 'kind' | 'ticket' | 'run_id'>,

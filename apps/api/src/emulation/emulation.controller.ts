@@ -1,0 +1,94 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import {
+  ApiAcceptedResponse,
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiProduces,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { ApiErrors } from '../common/dto/error.dto';
+import { RequiredHeader, SOURCE_TOKEN } from '../common/required-header.decorator';
+import { strictValidation } from '../common/validation.pipe';
+import {
+  EmulationDownloadQueryDto,
+  ProposalBodyDto,
+  ProposalDto,
+  ProposalPendingDto,
+  ProposalStartedDto,
+} from './dto/emulation.dto';
+import { EmulationService } from './emulation.service';
+import { ProposerConfigured } from './proposer-configured.guard';
+
+@ApiTags('services')
+@Controller('api_v1/services/emulation')
+export class EmulationController {
+  constructor(private readonly emulation: EmulationService) {}
+
+  @Post('proposals')
+  @HttpCode(200)
+  @UseGuards(ProposerConfigured)
+  @ApiOperation({
+    summary: "Start an emulation proposal for the user's finished download",
+    description:
+      "The emulation service (EaaSI) is sent a single-use link to the download's BagIt zip and proposes " +
+      'emulation environments for it; poll `proposal_link`.',
+  })
+  @ApiHeader({ name: SOURCE_TOKEN, required: true, description: 'the token the download was started with' })
+  @ApiOkResponse({ type: ProposalStartedDto })
+  @ApiErrors({
+    400: 'token header missing; ticket_number missing; the download is still in progress',
+    404: "ticket_number is not this token's ticket; no finished download (or its zip) for the user",
+    502: 'the emulation service could not be reached or answered badly',
+    503: 'no emulation service is configured (EMULATION_API_URL)',
+  })
+  propose(
+    @Req() request: Request,
+    @RequiredHeader(SOURCE_TOKEN) token: string,
+    @Body(strictValidation('body field')) body: ProposalBodyDto,
+  ): Promise<ProposalStartedDto> {
+    return this.emulation.propose(request, token, body.ticket_number);
+  }
+
+  @Get('proposals/:proposalId')
+  @UseGuards(ProposerConfigured)
+  @ApiOperation({ summary: 'Poll an emulation proposal' })
+  @ApiOkResponse({ type: ProposalDto, description: 'finished: the image and the suggested environments' })
+  @ApiAcceptedResponse({ type: ProposalPendingDto, description: 'the proposal task is still running' })
+  @ApiErrors({
+    404: 'not a proposal started here (or it has expired)',
+    502: 'the proposal task failed, or the emulation service could not be reached or answered badly',
+    503: 'no emulation service is configured (EMULATION_API_URL)',
+  })
+  async proposal(
+    @Param('proposalId') proposalId: string,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<ProposalDto | ProposalPendingDto> {
+    const { status, body } = await this.emulation.proposal(proposalId);
+    response.status(status);
+    return body;
+  }
+
+  @Get(':ticketNumber')
+  @ApiOperation({
+    summary: "Fetch a download's zip with an emulation token (used by the emulation service)",
+    description: 'Each emulation token serves one download and expires with the download.',
+  })
+  @ApiParam({ name: 'ticketNumber', description: "the download's ticket_number" })
+  @ApiProduces('application/zip')
+  @ApiOkResponse({ description: 'the BagIt zip', schema: { type: 'string', format: 'binary' } })
+  @ApiErrors({
+    400: 'emulation_token query parameter absent',
+    401: 'emulation_token not valid for this download, or already used',
+    404: 'invalid ticket number; the download or its zip is no longer available',
+  })
+  download(
+    @Param('ticketNumber') ticketNumber: string,
+    @Query(strictValidation('query parameter')) query: EmulationDownloadQueryDto,
+    @Res() response: Response,
+  ): Promise<void> {
+    return this.emulation.download(ticketNumber, query.emulation_token, response);
+  }
+}

@@ -1,0 +1,134 @@
+import { Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { ServiceError } from '@app/common';
+import { AppConfig } from '@app/config';
+import { JobStore, ticketFor, type JobRecord } from '@app/jobs';
+import { LinkBuilder } from '../common/link-builder';
+import { downloadZip, sendDownloadZip } from './download-zip';
+import type { ProposalDto, ProposalPendingDto, ProposalStartedDto } from './dto/emulation.dto';
+import { EmulationStore } from './emulation-store';
+import { ProposerClient, type ProposalState } from './proposer-client';
+
+const NO_DOWNLOAD = 'PresQT Error: A resource_download does not exist for this user on the server.';
+
+/**
+ * The emulation service (decision 23): hands a user's finished download to the EaaSI environment proposer
+ * through a single-use link, and relays the proposal task's progress and result.
+ */
+@Injectable()
+export class EmulationService {
+  constructor(
+    private readonly jobs: JobStore,
+    private readonly store: EmulationStore,
+    private readonly proposer: ProposerClient,
+    private readonly links: LinkBuilder,
+    private readonly config: AppConfig,
+  ) {}
+
+  async propose(request: Request, token: string, ticketNumber: string): Promise<ProposalStartedDto> {
+    const ticket = ticketFor(this.config.secretKey, token);
+    if (ticketNumber !== ticket) {
+      throw ServiceError.notFound(
+        `PresQT Error: Invalid ticket number, '${ticketNumber}'. Send the ticket_number of this token's download.`,
+      );
+    }
+    const record = await this.finishedDownload(ticket);
+    await downloadZip(this.config, record);
+    // the token lives exactly as long as the download's record and zip (decision 13)
+    const ttlMs = await this.jobs.expiresInMs('download', ticket);
+    if (ttlMs === null) throw ServiceError.notFound(NO_DOWNLOAD);
+
+    const emulationToken = await this.store.grant(ticket, record.run_id, ttlMs);
+    const dataUrl = this.links.url(
+      request,
+      `/api_v1/services/emulation/${ticket}/?emulation_token=${encodeURIComponent(emulationToken)}`,
+    );
+    let id: string;
+    try {
+      id = await this.proposer.submit(dataUrl);
+    } catch (error) {
+      await this.store.revoke(ticket, emulationToken);
+      throw error;
+    }
+    await this.store.rememberProposal(id);
+    return {
+      id,
+      message: 'Proposal task was submitted.',
+      proposal_link: this.links.url(
+        request,
+        `/api_v1/services/emulation/proposals/${encodeURIComponent(id)}/`,
+      ),
+    };
+  }
+
+  /** 202 while the task runs, 200 with the proposal once done; a failed task answers 502 with its reason. */
+  async proposal(
+    id: string,
+  ): Promise<{ status: 200; body: ProposalDto } | { status: 202; body: ProposalPendingDto }> {
+    const known = await this.store.proposal(id);
+    if (!known) {
+      throw ServiceError.notFound(
+        `PresQT Error: Invalid proposal id, '${id}'. Use the proposal_link answered when the proposal started.`,
+      );
+    }
+    const current = known.state === 'pending' ? await this.refresh(id) : known;
+    switch (current.state) {
+      case 'pending':
+        return { status: 202, body: { message: 'Proposal task is still in progress.' } };
+      case 'finished':
+        return { status: 200, body: current.proposal };
+      case 'failed':
+        throw new ServiceError(502, current.error);
+    }
+  }
+
+  /** Serves a download's zip once to the holder of an emulation token of that download. */
+  async download(ticket: string, emulationToken: string, response: Response): Promise<void> {
+    const record = await this.jobs.get('download', ticket);
+    if (!record) throw ServiceError.notFound(`PresQT Error: Invalid ticket number, '${ticket}'.`);
+    const runId = await this.store.redeem(ticket, emulationToken);
+    if (runId === null) {
+      throw new ServiceError(
+        401,
+        "PresQT Error: 'emulation_token' is not valid for this download; each token can be used once.",
+      );
+    }
+    if (runId !== record.run_id || record.status !== 'finished') {
+      throw ServiceError.notFound(
+        'PresQT Error: File unavailable: the download this token was made for is gone.',
+      );
+    }
+    await sendDownloadZip(this.config, record, response);
+  }
+
+  /** Asks the proposer how the task is doing, and keeps its outcome once it has one. */
+  private async refresh(id: string): Promise<ProposalState> {
+    let state: ProposalState;
+    try {
+      state = await this.proposer.poll(id);
+    } catch (error) {
+      // a concurrent poll may have taken the result, which the proposer hands out only once
+      const settled = await this.store.proposal(id);
+      if (settled && settled.state !== 'pending') return settled;
+      throw error;
+    }
+    if (state.state !== 'pending') await this.store.settleProposal(id, state);
+    return state;
+  }
+
+  private async finishedDownload(ticket: string): Promise<JobRecord> {
+    const record = await this.jobs.get('download', ticket);
+    if (!record) throw ServiceError.notFound(NO_DOWNLOAD);
+    if (record.status === 'in_progress') {
+      throw ServiceError.badRequest(
+        'PresQT Error: the download is still in progress; start the proposal once it has finished.',
+      );
+    }
+    if (record.status !== 'finished') {
+      throw ServiceError.notFound(
+        `PresQT Error: this user's last download ${record.status === 'cancelled' ? 'was cancelled' : 'failed'}; download the resource again first.`,
+      );
+    }
+    return record;
+  }
+}
