@@ -400,12 +400,15 @@ describe('BagZipWriter', () => {
         'Contact-Name': ['Ada', 'Grace'],
       },
     });
-    returned.set(
-      'big.bin',
-      await writer.addPayloadFile('big.bin', createReadStream(join(dir, 'big.bin')), big.length),
-    );
-    for (const [path, content] of Object.entries(texts))
-      returned.set(path, await writer.addPayloadFile(path, Readable.from([Buffer.from(content)])));
+    // added all at once: they go into the zip one at a time, in the order added
+    const adding: [string, Promise<Record<string, string>>][] = [
+      ['big.bin', writer.addPayloadFile('big.bin', createReadStream(join(dir, 'big.bin')), big.length)],
+      ...Object.entries(texts).map(([path, content]): [string, Promise<Record<string, string>>] => [
+        path,
+        writer.addPayloadFile(path, Readable.from([Buffer.from(content)])),
+      ]),
+    ];
+    for (const [path, hashes] of adding) returned.set(path, await hashes);
     writer.addDirectory('empty folder');
     writer.addTagFile('PRESQT_FTS_METADATA.json', '{"actions": []}\n');
     await writer.finalize();
@@ -446,6 +449,12 @@ describe('BagZipWriter', () => {
       entry('manifest-sha512.txt')?.size ?? 0,
     );
     expect(entry('data/empty folder')).toMatchObject({ isDirectory: true });
+    const payloadFiles = zip.entries.filter(
+      (e) => e.path.startsWith('lab_download_abc/data/') && !e.isDirectory,
+    );
+    expect(payloadFiles.map((e) => e.path.replace('lab_download_abc/data/', ''))).toEqual([
+      ...returned.keys(),
+    ]);
     expect(entry('PRESQT_FTS_METADATA.json')).toBeDefined();
     zip.close();
   });

@@ -81,7 +81,6 @@ export class DownloadJob implements JobHandler<DownloadPayload> {
     const abort = () => void writer.abort();
     context.signal.addEventListener('abort', abort);
 
-    const inTurn = serializer();
     const failedFixity: string[] = [];
     const unverified: string[] = [];
     const entries: FtsFileEntry[] = [];
@@ -113,12 +112,10 @@ export class DownloadJob implements JobHandler<DownloadPayload> {
         const zipped = done.get(payloadPath);
         const copy = earlier.get(payloadPath);
         if (zipped && copy && zipped.size === entry.size && copy.size === entry.size) {
-          const hashes = await inTurn(() =>
-            writer.addPayloadFile(
-              payloadPath,
-              meter(copy.open(), (chunk) => context.addBytes(chunk.length)),
-              entry.size,
-            ),
+          const hashes = await writer.addPayloadFile(
+            payloadPath,
+            meter(copy.open(), (chunk) => context.addBytes(chunk.length)),
+            entry.size,
           );
           if (hashes.sha256 !== zipped.hashes.sha256)
             throw new Error(
@@ -133,12 +130,10 @@ export class DownloadJob implements JobHandler<DownloadPayload> {
           entry.sourceHash(['sha256', ...sourceAlgorithms]),
           entry.open(),
         ]);
-        const hashes = await inTurn(() =>
-          writer.addPayloadFile(
-            payloadPath,
-            meter(stream, (chunk) => context.addBytes(chunk.length)),
-            entry.size,
-          ),
+        const hashes = await writer.addPayloadFile(
+          payloadPath,
+          meter(stream, (chunk) => context.addBytes(chunk.length)),
+          entry.size,
         );
         const check = fixityOf(sourceHash, hashes);
         const file: ZippedFile = {
@@ -224,15 +219,5 @@ function fileEntry(
           ]
         : [],
     extra: {},
-  };
-}
-
-/** Runs the functions given to it one after another, in the order they were given. */
-function serializer(): <T>(work: () => Promise<T>) => Promise<T> {
-  let tail: Promise<unknown> = Promise.resolve();
-  return (work) => {
-    const result = tail.then(work);
-    tail = result.catch(() => undefined);
-    return result;
   };
 }

@@ -1,18 +1,6 @@
 import { hashFile } from '@app/fixity';
-import { constants, type Stats } from 'node:fs';
-import {
-  access,
-  cp,
-  lstat,
-  mkdir,
-  mkdtemp,
-  open,
-  realpath,
-  rename,
-  rm,
-  stat,
-  writeFile,
-} from 'node:fs/promises';
+import { constants, createReadStream, open as openCallback, type Stats } from 'node:fs';
+import { access, cp, lstat, mkdir, mkdtemp, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import {
@@ -42,11 +30,13 @@ import {
   walkTree,
 } from './listing';
 import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
 import { sha256Hex, usersByTokenDigest, validateOptions, type FilesystemOptions } from './options';
 import { decodeId, encodeId, resolveInside, toConnectorError, type Resolved } from './paths';
 import { makeUniqueDirectory, putFile } from './writing';
 
 const DIGEST_CACHE_ENTRIES = 1000;
+const openFd = promisify(openCallback);
 
 /** File digests recently computed, keyed by what changes whenever the file's content does. */
 class DigestCache {
@@ -230,9 +220,10 @@ class FilesystemSession implements ConnectorSession {
         return { algorithm, value: digests[algorithm] };
       },
       open: async (): Promise<Readable> => {
-        // O_NOFOLLOW: a file swapped for a symlink since the walk is refused, not followed
-        const handle = await open(absolute, constants.O_RDONLY | constants.O_NOFOLLOW);
-        return handle.createReadStream({ highWaterMark: 1 << 20 });
+        // O_NOFOLLOW: a file swapped for a symlink since the walk is refused, not followed. A plain fd stream
+        // reads faster than a FileHandle's, whose reads go through promises.
+        const fd = await openFd(absolute, constants.O_RDONLY | constants.O_NOFOLLOW);
+        return createReadStream('', { fd, highWaterMark: 1 << 20 });
       },
     };
   }
