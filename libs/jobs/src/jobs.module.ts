@@ -5,13 +5,14 @@ import { JobStore } from './job-store';
 import { jobQueuesModules } from './queues';
 import { TokenCipher } from './tickets';
 
-const REDIS = Symbol('jobs-redis');
+/** The process's Redis connection, for other modules that keep state beside the jobs (under REDIS_PREFIX). */
+export const REDIS_CLIENT = Symbol('redis-client');
 
 /** Job records, token encryption and the queues, for the API and the worker alike. */
 @Global()
 @Module({})
 export class JobsModule implements OnApplicationShutdown {
-  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+  constructor(@Inject(REDIS_CLIENT) private readonly redis: Redis) {}
 
   static forRoot(config: AppConfig): DynamicModule {
     const queues = jobQueuesModules(config);
@@ -19,15 +20,15 @@ export class JobsModule implements OnApplicationShutdown {
       module: JobsModule,
       imports: queues,
       providers: [
-        { provide: REDIS, useFactory: () => new Redis(config.redisUrl, { maxRetriesPerRequest: 3 }) },
+        { provide: REDIS_CLIENT, useFactory: () => new Redis(config.redisUrl, { maxRetriesPerRequest: 3 }) },
         {
           provide: JobStore,
-          inject: [REDIS],
+          inject: [REDIS_CLIENT],
           useFactory: (redis: Redis) => new JobStore(redis, config.redisPrefix, config.jobTtlSeconds),
         },
         { provide: TokenCipher, useFactory: () => new TokenCipher(config.secretKey) },
       ],
-      exports: [JobStore, TokenCipher, ...queues],
+      exports: [REDIS_CLIENT, JobStore, TokenCipher, ...queues],
     };
   }
 

@@ -1,6 +1,7 @@
-import { Injectable, OnApplicationShutdown } from '@nestjs/common';
-import Redis from 'ioredis';
+import { Inject, Injectable } from '@nestjs/common';
+import type Redis from 'ioredis';
 import { AppConfig } from '@app/config';
+import { REDIS_CLIENT } from '@app/jobs';
 
 /**
  * Finds the digital object of a project URL, or creates it with the next id of the persistent sequence, and
@@ -44,8 +45,7 @@ export interface NewAssessment {
  * the same digital object and answers its id, so a project's assessments can be compared over time.
  */
 @Injectable()
-export class AssessmentStore implements OnApplicationShutdown {
-  private readonly redis: Redis;
+export class AssessmentStore {
   private readonly keys: {
     objectIdsByUrl: string;
     objectSequence: string;
@@ -55,8 +55,10 @@ export class AssessmentStore implements OnApplicationShutdown {
     fairshakeObjectIds: string;
   };
 
-  constructor(config: AppConfig) {
-    this.redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 3 });
+  constructor(
+    @Inject(REDIS_CLIENT) private readonly redis: Redis,
+    config: AppConfig,
+  ) {
     const key = (name: string) => `${config.redisPrefix}:assessment:${name}`;
     this.keys = {
       objectIdsByUrl: key('digital-object-ids'),
@@ -115,9 +117,5 @@ export class AssessmentStore implements OnApplicationShutdown {
       .hget(this.keys.fairshakeObjectIds, field)
       .exec();
     return Number(results?.[1]?.[1] ?? id);
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.redis.quit();
   }
 }

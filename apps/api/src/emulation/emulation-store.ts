@@ -1,10 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { AppConfig } from '@app/config';
+import { REDIS_CLIENT } from '@app/jobs';
 import type { ProposalState } from './proposer-client';
-
-export const EMULATION_REDIS = Symbol('emulation-redis');
 
 /** Deletes a grant only while it still holds what the caller verified, so that one token serves one download. */
 const CONSUME = `
@@ -25,9 +24,9 @@ interface StoredGrant {
  * the stored hash in constant time, so neither a lookup nor a comparison reveals anything about a valid token.
  */
 @Injectable()
-export class EmulationStore implements OnApplicationShutdown {
+export class EmulationStore {
   constructor(
-    @Inject(EMULATION_REDIS) private readonly redis: Redis,
+    @Inject(REDIS_CLIENT) private readonly redis: Redis,
     private readonly config: AppConfig,
   ) {}
 
@@ -77,10 +76,6 @@ export class EmulationStore implements OnApplicationShutdown {
 
   async settleProposal(id: string, outcome: Exclude<ProposalState, { state: 'pending' }>): Promise<void> {
     await this.redis.set(this.proposalKey(id), JSON.stringify(outcome), 'KEEPTTL', 'XX');
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.redis.quit();
   }
 
   private grantKey(ticket: string, selector: string): string {

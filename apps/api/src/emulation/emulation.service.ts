@@ -4,7 +4,7 @@ import { ServiceError } from '@app/common';
 import { AppConfig } from '@app/config';
 import { JobStore, ticketFor, type JobRecord } from '@app/jobs';
 import { LinkBuilder } from '../common/link-builder';
-import { downloadZip, sendDownloadZip } from './download-zip';
+import { downloadZip, sendDownloadZip } from '../jobs/download-zip';
 import type { ProposalDto, ProposalPendingDto, ProposalStartedDto } from './dto/emulation.dto';
 import { EmulationStore } from './emulation-store';
 import { ProposerClient, type ProposalState } from './proposer-client';

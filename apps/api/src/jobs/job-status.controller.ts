@@ -1,6 +1,3 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import { Controller, Get, Param, Patch, Req, Res } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
@@ -10,6 +7,7 @@ import { JobStore, jobStatusResponse, ticketFor, type JobKind } from '@app/jobs'
 import { ApiErrors } from '../common/dto/error.dto';
 import { requiredHeader } from '../common/job-headers';
 import { DESTINATION_TOKEN, SOURCE_TOKEN } from '../common/required-header.decorator';
+import { sendDownloadZip } from './download-zip';
 
 const CANCELLED_MESSAGE: Record<JobKind, string> = {
   download: 'Download was cancelled by the user.',
@@ -61,16 +59,7 @@ export class JobStatusController {
     const record = await this.find(kind, request);
     const { httpStatus, body } = jobStatusResponse(record);
     if (format === 'zip' && record.status === 'finished') {
-      const zipName = String(record.result.zip_name);
-      const path = join(this.config.jobDir(kind, record.ticket, record.run_id), zipName);
-      const size = await stat(path).then(
-        (stats) => stats.size,
-        () => {
-          throw ServiceError.notFound('PresQT Error: the zip of this download is no longer available.');
-        },
-      );
-      response.status(200).type('application/zip').setHeader('Content-Length', size).attachment(zipName);
-      createReadStream(path).pipe(response);
+      await sendDownloadZip(this.config, record, response);
       return;
     }
     response.status(httpStatus).json(body);
