@@ -124,7 +124,7 @@ describe('emulation service (real API, worker and Redis; fake EaaSI proposer)', 
     for (const [body, error] of [
       [{}, "PresQT Error: 'ticket_number' missing in the request body."],
       [{ ticket_number: 42 }, "PresQT Error: 'ticket_number' must be a string."],
-      [{ ticket_number: ' ' }, "PresQT Error: 'ticket_number' must not be blank."],
+      [{ ticket_number: ' ' }, "PresQT Error: 'ticket_number' can't be blank."],
     ] as const) {
       const res = await http.post(PROPOSALS).set(ALICE).send(body).expect(400);
       expect(res.body).toEqual({ error });

@@ -92,6 +92,30 @@ describe('read endpoints (real API and worker processes)', () => {
       expect(list.body.map((s: { name: string }) => s.name)).toEqual(['presqt', 'emulation', 'assessment']);
       const detail = await http.get('/api_v1/services/assessment').expect(200);
       expect(detail.body).toMatchObject({ name: 'assessment', readable_name: expect.any(String) });
+      expect(list.body[2]).toEqual(detail.body);
+      // every service links to its endpoints, and following each link works
+      const links = list.body.flatMap(
+        (s: { links: { name: string; link: string; method: string }[] }) => s.links,
+      );
+      expect(links.map((l: { name: string; method: string }) => `${l.method} ${l.name}`)).toEqual([
+        'GET Detail',
+        'POST Keyword Enhancement',
+        'GET Detail',
+        'POST Proposals',
+        'GET Detail',
+        'GET Rubric 7',
+        'GET Rubric 8',
+        'GET Rubric 9',
+      ]);
+      for (const { link, method } of links as { link: string; method: string }[]) {
+        expect(link.startsWith(`${stack.baseUrl}/api_v1/services/`)).toBe(true);
+        const path = link.slice(stack.baseUrl.length);
+        const res =
+          method === 'GET' ? await http.get(path) : await http.post(path).send({ keywords: ['ocean'] });
+        // no proposer is configured in this stack: the proposal link answers that clearly
+        expect([200, 202, 503]).toContain(res.status);
+        if (res.status === 503) expect(res.body.error).toContain('EMULATION_API_URL');
+      }
       const missing = await http.get('/api_v1/services/nope/').expect(404);
       expect(missing.body.error).toContain("Invalid Service Name 'nope'");
     });
@@ -399,6 +423,10 @@ describe('read endpoints (real API and worker processes)', () => {
           '/api_v1/statuses',
           '/api_v1/targets/{targetName}/resources',
           '/api_v1/targets/{targetName}/resources/{resource}',
+          '/api_v1/targets/{targetName}/resources/{resourceId}/keywords',
+          '/api_v1/services/presqt/keyword_enhancement',
+          '/api_v1/services/emulation/proposals',
+          '/api_v1/services/assessment/rubric/{rubricId}',
         ]),
       );
     });

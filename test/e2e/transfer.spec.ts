@@ -236,7 +236,14 @@ describe('transfers (real API, worker and Redis)', () => {
         HEADERS,
         { ...body, keywords: 'x' },
         400,
-        'keywords must be in list format',
+        "'keywords' must be in list format",
+      ],
+      [
+        '/api_v1/targets/dst/resources/',
+        HEADERS,
+        { ...body, keywords: ['ok', 7] },
+        400,
+        "'keywords' must be a list of strings",
       ],
       [
         '/api_v1/targets/dst/resources/',

@@ -8,6 +8,7 @@ import { ApiErrorFilter } from './common/api-error.filter';
 import { AssessmentModule } from './assessment/assessment.module';
 import { CommonModule } from './common/common.module';
 import { EmulationModule } from './emulation/emulation.module';
+import { KeywordEndpointsModule } from './keywords/keyword-endpoints.module';
 import { ResourcesModule } from './resources/resources.module';
 import { ApiRootController } from './root/api-root.controller';
 import { ServicesController } from './services/services.controller';
@@ -28,6 +29,7 @@ export class ApiModule {
         ResourcesModule,
         AssessmentModule,
         EmulationModule,
+        KeywordEndpointsModule,
       ],
       controllers: [ApiRootController, ServicesController, TargetsController, JobStatusController],
       providers: [{ provide: APP_FILTER, useClass: ApiErrorFilter }],

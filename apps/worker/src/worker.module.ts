@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfig, ConfigModule } from '@app/config';
 import { JobsModule } from '@app/jobs';
+import { KeywordsModule } from '@app/keywords';
 import { Mailer } from '@app/mail';
 import { TargetsModule, TargetsRegistry } from '@app/targets';
 import { DownloadJob } from './jobs/download.job';
@@ -16,7 +17,12 @@ export class WorkerModule {
   static register(config: AppConfig, targets: TargetsRegistry): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [ConfigModule.forRoot(config), TargetsModule.forRoot(targets), JobsModule.forRoot(config)],
+      imports: [
+        ConfigModule.forRoot(config),
+        TargetsModule.forRoot(targets),
+        JobsModule.forRoot(config),
+        KeywordsModule,
+      ],
       providers: [
         QueueReadiness,
         DownloadJob,

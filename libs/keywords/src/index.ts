@@ -3,3 +3,4 @@ export * from './keyword-enhancer';
 export * from './wordnet/wordnet-keyword-enhancer';
 export * from './scigraph-keyword-enhancer';
 export * from './keywords.module';
+export * from './resource-keywords';

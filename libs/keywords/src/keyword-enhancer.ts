@@ -2,6 +2,8 @@ import { normalizeKeyword, normalizeKeywords } from './normalize-keywords';
 
 /** Finds terms related to keywords (synonyms, broader terms) in a vocabulary. */
 export interface KeywordEnhancer {
+  /** what the metadata file records as the enhancer of the keywords it added */
+  readonly name: string;
   /**
    * Terms related to `keywords` that are not among them, normalized, in a stable order: the terms of the first
    * keyword first, each keyword's most relevant terms first.

@@ -32,6 +32,7 @@ class ServiceUnavailable extends Error {}
  * enhancement gives no terms (the caller's keywords still work) and one warning is logged.
  */
 export class SciGraphKeywordEnhancer implements KeywordEnhancer {
+  readonly name = 'scigraph';
   private readonly logger = new Logger('KeywordEnhancer');
   /** the base URL without credentials; a query it has (such as an API key) is sent with every request */
   private readonly baseUrl: URL;

@@ -1,1 +1,2 @@
 export * from './fts-metadata';
+export * from './metadata-file';

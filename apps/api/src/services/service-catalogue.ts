@@ -1,11 +1,39 @@
-/** The services this deployment offers besides the targets, by their path segment. */
+import { RUBRICS } from '../assessment/rubrics';
+
+interface ServiceEndpoint {
+  name: string;
+  /** below the API's base URL */
+  path: string;
+  method: 'GET' | 'POST';
+}
+
+/** The services this deployment offers besides the targets, by their path segment, with their endpoints. */
 export interface ServiceDescription {
   name: string;
   readable_name: string;
+  endpoints: ServiceEndpoint[];
 }
 
 export const SERVICE_CATALOGUE: readonly ServiceDescription[] = [
-  { name: 'presqt', readable_name: 'Keyword Enhancement' },
-  { name: 'emulation', readable_name: 'Emulation (EaaSI proposals)' },
-  { name: 'assessment', readable_name: 'FAIR Assessment' },
+  {
+    name: 'presqt',
+    readable_name: 'Keyword Enhancement',
+    endpoints: [
+      { name: 'Keyword Enhancement', path: '/api_v1/services/presqt/keyword_enhancement/', method: 'POST' },
+    ],
+  },
+  {
+    name: 'emulation',
+    readable_name: 'Emulation (EaaSI proposals)',
+    endpoints: [{ name: 'Proposals', path: '/api_v1/services/emulation/proposals/', method: 'POST' }],
+  },
+  {
+    name: 'assessment',
+    readable_name: 'FAIR Assessment',
+    endpoints: Object.keys(RUBRICS).map((id) => ({
+      name: `Rubric ${id}`,
+      path: `/api_v1/services/assessment/rubric/${id}/`,
+      method: 'GET' as const,
+    })),
+  },
 ];

@@ -7,7 +7,11 @@ import { Link, LinkBuilder } from '../common/link-builder';
 import { ServiceDto } from './dto/service.dto';
 import { SERVICE_CATALOGUE, ServiceDescription } from './service-catalogue';
 
-type ServiceSummary = ServiceDescription & { links: Link[] };
+interface ServiceSummary {
+  name: string;
+  readable_name: string;
+  links: Link[];
+}
 
 @ApiTags('services')
 @Controller('api_v1/services')
@@ -37,7 +41,18 @@ export class ServicesController {
   }
 
   private present(request: Request, service: ServiceDescription): ServiceSummary {
-    const detail = this.links.url(request, `/api_v1/services/${service.name}/`);
-    return { ...service, links: [{ name: 'Detail', link: detail, method: 'GET' }] };
+    const link = (name: string, path: string, method: Link['method']): Link => ({
+      name,
+      link: this.links.url(request, path),
+      method,
+    });
+    return {
+      name: service.name,
+      readable_name: service.readable_name,
+      links: [
+        link('Detail', `/api_v1/services/${service.name}/`, 'GET'),
+        ...service.endpoints.map((endpoint) => link(endpoint.name, endpoint.path, endpoint.method)),
+      ],
+    };
   }
 }

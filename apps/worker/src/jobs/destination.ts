@@ -1,7 +1,5 @@
-import { Readable } from 'node:stream';
 import type { ConnectorSession } from '@app/connectors';
 import { JobStore } from '@app/jobs';
-import { FTS_METADATA_FILE, type FtsMetadata } from '@app/metadata';
 import type { JobContext } from './job-context';
 import type { IngestReport } from './ingest';
 
@@ -24,21 +22,6 @@ export async function destinationContainer(
   const project = await session.createProject(projectTitle ?? 'Untitled');
   await store.checkpoint(context.record, CONTAINER_CHECKPOINT, { id: project.id });
   return project.id;
-}
-
-/** Writes the metadata file at the top of the destination container, replacing the one merged into it. */
-export async function writeMetadata(
-  session: ConnectorSession,
-  containerId: string,
-  metadata: FtsMetadata,
-): Promise<void> {
-  const content = Buffer.from(JSON.stringify(metadata, null, 2));
-  await session.putFile(
-    containerId,
-    [FTS_METADATA_FILE],
-    { size: content.length, open: async () => Readable.from([content]) },
-    'update',
-  );
 }
 
 /** The result fields an upload or transfer reports of the files it wrote (api.md, decision 16). */

@@ -8,6 +8,8 @@ import { JobStore, TokenCipher, type DownloadPayload } from '@app/jobs';
 import {
   FTS_METADATA_FILE,
   INVALID_FTS_METADATA_FILE,
+  isTopMetadataFile,
+  readMetadataFile,
   mergeFtsMetadata,
   newAction,
   type FtsFileEntry,
@@ -18,7 +20,6 @@ import { countFiles } from './count-files';
 import { fixityMessage } from './fixity-message';
 import type { JobContext } from './job-context';
 import type { JobHandler, JobOutcome } from './job-handler';
-import { isTopMetadataFile, readMetadataFile } from './metadata-file';
 import { meter } from './meter';
 import { runLimited } from './run-limited';
 import { PartialZips } from './zip-resume';

@@ -1,16 +1,24 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import type { ConnectorSession, RemoteFile } from '@app/connectors';
 import { JobStore, TokenCipher, type TransferPayload } from '@app/jobs';
-import { mergeFtsMetadata, newAction, type FtsMetadata } from '@app/metadata';
+import { KEYWORD_ENHANCER, normalizeKeywords, resourceKeywords, type KeywordEnhancer } from '@app/keywords';
+import {
+  findMetadataFile,
+  isTopMetadataFile,
+  mergeFtsMetadata,
+  newAction,
+  readMetadataFile,
+  writeMetadataFile,
+  type FtsMetadata,
+} from '@app/metadata';
 import { TargetsRegistry, type Target } from '@app/targets';
 import { countFiles } from './count-files';
 import type { JobContext } from './job-context';
 import type { JobHandler, JobOutcome } from './job-handler';
-import { destinationContainer, ingestResult, writeMetadata } from './destination';
+import { destinationContainer, ingestResult } from './destination';
 import { fixityMessage } from './fixity-message';
 import { ingest, type IngestFile } from './ingest';
-import { findMetadataFile, isTopMetadataFile, readMetadataFile } from './metadata-file';
 
 /**
  * A transfer: files stream from the source target straight into the destination (no copy on disk), with
@@ -26,6 +34,7 @@ export class TransferJob implements JobHandler<TransferPayload> {
     private readonly cipher: TokenCipher,
     private readonly store: JobStore,
     private readonly config: AppConfig,
+    @Inject(KEYWORD_ENHANCER) private readonly enhancer: KeywordEnhancer,
   ) {}
 
   async run(payload: TransferPayload, context: JobContext): Promise<JobOutcome> {
@@ -64,11 +73,11 @@ export class TransferJob implements JobHandler<TransferPayload> {
 
     await context.checkCancelled();
     context.setMessage('Making final metadata updates...');
-    const sourceKeywords = await keywordsOf(from, source, resource.id, sourceMetadata.value);
-    const added = payload.keywordAction === 'none' ? [] : normalize(payload.keywords);
-    const carried = payload.keywordAction === 'none' ? [] : union(sourceKeywords, added);
+    const keywords = await this.keywordsCarried(payload, from, source, resource.id, sourceMetadata.value);
+    const carried = [...keywords.initial, ...keywords.enhanced];
     if (carried.length > 0 && destination.supports('keywords_upload')) {
-      await to.setKeywords(containerId, union(await to.keywords(containerId).catch(() => []), carried));
+      const present = await to.keywords(containerId).catch(() => []);
+      await to.setKeywords(containerId, normalizeKeywords([...present, ...carried]));
     }
     const action = newAction({
       details: `PresQT Transfer from ${source.entry.readable_name} to ${destination.entry.readable_name}`,
@@ -80,7 +89,12 @@ export class TransferJob implements JobHandler<TransferPayload> {
       keywords:
         payload.keywordAction === 'none'
           ? {}
-          : { sourceKeywordsAdded: added, sourceKeywordsEnhanced: [], ontologies: [], enhancer: 'none' },
+          : {
+              sourceKeywordsAdded: keywords.initial,
+              sourceKeywordsEnhanced: keywords.enhanced,
+              ontologies: [],
+              enhancer: payload.keywordAction === 'automatic' ? this.enhancer.name : 'none',
+            },
       files: report.files,
     });
     const metadata = mergeFtsMetadata(
@@ -88,16 +102,39 @@ export class TransferJob implements JobHandler<TransferPayload> {
       [action, ...(sourceMetadata.value?.actions ?? [])],
       carried,
     );
-    await writeMetadata(to, containerId, metadata);
+    await writeMetadataFile(to, containerId, metadata);
 
     return {
       message: fixityMessage('Transfer', report),
       result: {
         ...ingestResult(report, containerId),
         source_resource_id: resource.id,
-        initial_keywords: payload.keywordAction === 'none' ? [] : sourceKeywords,
-        enhanced_keywords: added,
+        initial_keywords: keywords.initial,
+        enhanced_keywords: keywords.enhanced,
       },
+    };
+  }
+
+  /**
+   * What the keyword action carries to the destination (decision 22): the source's keywords (`initial`) and
+   * the new ones (`enhanced`): the request's, and for `automatic` also what the enhancer finds for the
+   * source's. `none` carries nothing.
+   */
+  private async keywordsCarried(
+    payload: TransferPayload,
+    from: ConnectorSession,
+    source: Target,
+    id: string,
+    metadata: FtsMetadata | null,
+  ): Promise<{ initial: string[]; enhanced: string[] }> {
+    if (payload.keywordAction === 'none') return { initial: [], enhanced: [] };
+    const own = source.supports('keywords') ? await from.keywords(id).catch(() => []) : [];
+    const initial = resourceKeywords(own, metadata);
+    const found = payload.keywordAction === 'automatic' ? await this.enhancer.enhance(initial) : [];
+    const known = new Set(initial);
+    return {
+      initial,
+      enhanced: normalizeKeywords([...payload.keywords, ...found]).filter((keyword) => !known.has(keyword)),
     };
   }
 }
@@ -141,23 +178,4 @@ function ingestFile(file: RemoteFile, strip: number, algorithms: readonly string
 function preferredSourceHashes(source: Target): string[] {
   const offered = source.entry.supported_hash_algorithms;
   return offered.includes('sha256') ? ['sha256'] : [...offered];
-}
-
-async function keywordsOf(
-  session: ConnectorSession,
-  target: Target,
-  id: string,
-  metadata: FtsMetadata | null,
-): Promise<string[]> {
-  const own = target.supports('keywords') ? await session.keywords(id).catch(() => []) : [];
-  return union(normalize(own), normalize(metadata?.allKeywords ?? []));
-}
-
-/** Keywords are trimmed, lower-cased and deduplicated (decision 20). */
-export function normalize(keywords: readonly string[]): string[] {
-  return [...new Set(keywords.map((keyword) => keyword.trim().toLowerCase()).filter(Boolean))];
-}
-
-function union(...lists: string[][]): string[] {
-  return [...new Set(lists.flat())];
 }

@@ -11,14 +11,19 @@ import {
   type UploadPayload,
   type UploadedBag,
 } from '@app/jobs';
-import { mergeFtsMetadata, newAction, type FtsMetadata } from '@app/metadata';
+import {
+  findMetadataFile,
+  mergeFtsMetadata,
+  newAction,
+  writeMetadataFile,
+  type FtsMetadata,
+} from '@app/metadata';
 import { TargetsRegistry } from '@app/targets';
 import { ingest, type IngestFile } from './ingest';
 import type { JobContext } from './job-context';
 import type { JobHandler, JobOutcome } from './job-handler';
-import { destinationContainer, ingestResult, writeMetadata } from './destination';
+import { destinationContainer, ingestResult } from './destination';
 import { fixityMessage } from './fixity-message';
-import { findMetadataFile } from './metadata-file';
 
 /**
  * An upload: the package the API validated (decision 18) is written file by file from the zip into the
@@ -98,7 +103,7 @@ export class UploadJob implements JobHandler<UploadPayload> {
         [action, ...(uploaded?.actions ?? [])],
         uploaded?.allKeywords ?? [],
       );
-      await writeMetadata(session, containerId, merged);
+      await writeMetadataFile(session, containerId, merged);
       return {
         message: fixityMessage('Upload', report),
         result: ingestResult(report, containerId),

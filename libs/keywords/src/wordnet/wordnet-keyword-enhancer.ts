@@ -91,6 +91,7 @@ type Lookup = { senses: number[] } | { headTerm: string } | undefined;
  * ending ("learning") as a broader term. The noun index is loaded on first use; synsets are read on demand.
  */
 export class WordNetKeywordEnhancer implements KeywordEnhancer {
+  readonly name = 'wordnet';
   private index?: Promise<NounIndex>;
   private readonly synsets: NounSynsets;
 

@@ -1,24 +1,16 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { isURL, ValidateBy } from 'class-validator';
+import { isURL } from 'class-validator';
+import { CheckedField } from '../../common/checked-field.decorator';
 import { ANSWER_OPTIONS } from '../rubrics';
 
 /** FAIRshake keeps a digital object's url and title in 255-character columns. */
 const MAX_LENGTH = 255;
 
-/**
- * A body field checked by one function that names its problem (or answers undefined when the value is fine), so
- * that each field yields exactly one message: "missing" when absent, otherwise what is wrong with it.
- */
+/** Each field yields one message: "missing" when absent, otherwise what is wrong with it. */
 function Checked(field: string, problem: (value: unknown) => string | undefined): PropertyDecorator {
-  return ValidateBy({
-    name: 'checked',
-    validator: {
-      validate: (value: unknown) => value !== undefined && value !== null && problem(value) === undefined,
-      defaultMessage: (args) =>
-        args?.value === undefined || args.value === null
-          ? `PresQT Error: '${field}' missing in POST body.`
-          : `PresQT Error: '${field}' ${problem(args.value)}`,
-    },
+  return CheckedField(`PresQT Error: '${field}' missing in POST body.`, (value) => {
+    const wrong = problem(value);
+    return wrong === undefined ? undefined : `PresQT Error: '${field}' ${wrong}`;
   });
 }
 

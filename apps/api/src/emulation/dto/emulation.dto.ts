@@ -1,13 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Matches, type ValidationArguments } from 'class-validator';
-
-/** A required, non-blank text field checked once, so that a missing one gets one message rather than three. */
-function RequiredText(messages: { missing: string; notText: string; blank: string }): PropertyDecorator {
-  return Matches(/\S/, {
-    message: ({ value }: ValidationArguments) =>
-      value === undefined ? messages.missing : typeof value === 'string' ? messages.blank : messages.notText,
-  });
-}
+import { CheckedField, textProblem } from '../../common/checked-field.decorator';
 
 /** Body of a proposal start. */
 export class ProposalBodyDto {
@@ -15,22 +7,20 @@ export class ProposalBodyDto {
     example: '5b1c7d0e9f3a4c2b8e6d1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c',
     description: "the ticket_number of this token's finished download",
   })
-  @RequiredText({
-    missing: "PresQT Error: 'ticket_number' missing in the request body.",
-    notText: "PresQT Error: 'ticket_number' must be a string.",
-    blank: "PresQT Error: 'ticket_number' must not be blank.",
-  })
+  @CheckedField("PresQT Error: 'ticket_number' missing in the request body.", textProblem('ticket_number'))
   ticket_number!: string;
 }
 
 /** Query of the emulation download. */
 export class EmulationDownloadQueryDto {
   @ApiProperty({ description: 'the single-use token given to the emulation service with the data URL' })
-  @RequiredText({
-    missing: "PresQT Error: 'emulation_token' not found as query parameter.",
-    notText: "PresQT Error: the 'emulation_token' query parameter must be given once.",
-    blank: "PresQT Error: 'emulation_token' not found as query parameter.",
-  })
+  @CheckedField("PresQT Error: 'emulation_token' not found as query parameter.", (value) =>
+    typeof value !== 'string'
+      ? "PresQT Error: the 'emulation_token' query parameter must be given once."
+      : /\S/.test(value)
+        ? undefined
+        : "PresQT Error: 'emulation_token' not found as query parameter.",
+  )
   emulation_token!: string;
 }
 

@@ -1,6 +1,11 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { ConnectorSession, RemoteFile } from '@app/connectors';
-import { FTS_METADATA_FILE, MAX_FTS_METADATA_BYTES, parseFtsMetadata, type FtsMetadata } from '@app/metadata';
+import {
+  FTS_METADATA_FILE,
+  MAX_FTS_METADATA_BYTES,
+  parseFtsMetadata,
+  type FtsMetadata,
+} from './fts-metadata';
 
 /** Whether a walked file is the metadata file at the top of the walked resource. */
 export function isTopMetadataFile(file: RemoteFile, resourceTitle: string): boolean {
@@ -28,6 +33,21 @@ export async function findMetadataFile(
     if (isTopMetadataFile(entry, title)) return readMetadataFile(entry);
   }
   return null;
+}
+
+/** Writes the metadata file at the top of the destination container, replacing the one merged into it. */
+export async function writeMetadataFile(
+  session: ConnectorSession,
+  containerId: string,
+  metadata: FtsMetadata,
+): Promise<void> {
+  const content = Buffer.from(JSON.stringify(metadata, null, 2));
+  await session.putFile(
+    containerId,
+    [FTS_METADATA_FILE],
+    { size: content.length, open: async () => Readable.from([content]) },
+    'update',
+  );
 }
 
 async function readAll(stream: Readable): Promise<string> {
