@@ -3,7 +3,8 @@
  * data on the same disk, in one run; with the worker's peak RSS and the time to the 202.
  *
  *   npm run bench            (needs a build, redis-server and rclone: apt-get install -y redis-server rclone)
- *   BENCH_MIB=256 npm run bench   (a smaller data set, for a quick look; HASH_THREADS=2 passes through)
+ *   BENCH_MIB=256 npm run bench   (a smaller data set, for a quick look; HASH_THREADS and FILE_TRANSFERS
+ *                                  pass through to the worker)
  *
  * Data: "many" = BENCH_MIB files of 1 MiB; "one" = one file of BENCH_MIB MiB; random bytes (incompressible).
  */
@@ -100,6 +101,7 @@ async function main(): Promise<void> {
       TARGETS_FILE: targetsFile,
       LOG_LEVEL: 'warn',
       ...(process.env.HASH_THREADS ? { HASH_THREADS: process.env.HASH_THREADS } : {}),
+      ...(process.env.FILE_TRANSFERS ? { FILE_TRANSFERS: process.env.FILE_TRANSFERS } : {}),
       // as `npm run start:worker` runs it (README, Memory)
       MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072',
     };

@@ -400,15 +400,12 @@ describe('BagZipWriter', () => {
         'Contact-Name': ['Ada', 'Grace'],
       },
     });
-    // added all at once: they go into the zip one at a time, in the order added
-    const adding: [string, Promise<Record<string, string>>][] = [
-      ['big.bin', writer.addPayloadFile('big.bin', createReadStream(join(dir, 'big.bin')), big.length)],
-      ...Object.entries(texts).map(([path, content]): [string, Promise<Record<string, string>>] => [
-        path,
-        writer.addPayloadFile(path, Readable.from([Buffer.from(content)])),
-      ]),
-    ];
-    for (const [path, hashes] of adding) returned.set(path, await hashes);
+    returned.set(
+      'big.bin',
+      await writer.addPayloadFile('big.bin', createReadStream(join(dir, 'big.bin')), big.length),
+    );
+    for (const [path, content] of Object.entries(texts))
+      returned.set(path, await writer.addPayloadFile(path, Readable.from([Buffer.from(content)])));
     writer.addDirectory('empty folder');
     writer.addTagFile('PRESQT_FTS_METADATA.json', '{"actions": []}\n');
     await writer.finalize();

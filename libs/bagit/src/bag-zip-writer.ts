@@ -1,5 +1,5 @@
 import { unsafePathReason } from '@app/archive';
-import { createMultiHasher, createStreamHasher, type StreamHasher } from '@app/fixity';
+import { createMultiHasher, createStreamHasher } from '@app/fixity';
 import archiver from 'archiver';
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -50,8 +50,7 @@ interface ManifestLine {
 /**
  * Writes one BagIt 1.0 bag as a zip stream (ZIP64 when sizes need it): payload files are hashed while they
  * stream into the zip, so memory stays bounded whatever their sizes, and finalize() adds bagit.txt,
- * bag-info.txt and the payload and tag manifests. Payload files may be added concurrently: they enter the
- * zip one at a time, in the order added.
+ * bag-info.txt and the payload and tag manifests. Add files one at a time, awaiting each.
  */
 export class BagZipWriter {
   /** the payload (and tag) manifest algorithms */
@@ -66,8 +65,6 @@ export class BagZipWriter {
   private readonly tagFiles: ManifestLine[] = [];
   private readonly names = new Set<string>();
   private payloadBytes = 0;
-  /** settles when the file added last has gone into the zip: the next one waits for it */
-  private turn: Promise<void> = Promise.resolve();
   /** the payload file streaming in, to fail it when the zip fails */
   private current: Transform | null = null;
   /** why the zip can no longer be written (aborted, or its output failed); later additions fail with it */
@@ -99,39 +96,45 @@ export class BagZipWriter {
   }
 
   /**
-   * Streams a payload file into `data/<relativePath>` and resolves, once all its bytes went through and were
-   * hashed, with their digests for each algorithm (for comparing with the source's own hash). `size`, when
-   * known, is checked against the bytes received, so that a truncated source is not taken for a complete
-   * file. Files may be added while others are: they go into the zip one after another, in the order added,
-   * and the next one streams while the previous one's last bytes are still being hashed. When this rejects,
-   * the zip is unusable: abort() it.
+   * Streams a payload file into `data/<relativePath>` and resolves, once all its bytes went through, with
+   * their digests for each algorithm (for comparing with the source's own hash). `size`, when known, is
+   * checked against the bytes received, so that a truncated source is not taken for a complete file. When
+   * this rejects, the zip is unusable: abort() it.
    */
   async addPayloadFile(
     relativePath: string,
     content: Readable,
     size?: number,
   ): Promise<Record<string, string>> {
+    // a file piped into a dead archive would wait for ever
+    if (this.failure) throw this.failure;
+    if (this.current) throw new Error('addPayloadFile was called before the previous file was added');
     const path = this.claim(`data/${checkedRelativePath(relativePath, 'payload path')}`);
-    const previous = this.turn;
-    let endTurn!: () => void;
-    this.turn = new Promise((resolve) => (endTurn = resolve));
+    const hasher = createStreamHasher(this.algorithms);
     let bytes = 0;
-    let hashing: StreamHasher;
+    const hashing = new Transform({
+      highWaterMark: 1 << 20,
+      transform(chunk: Buffer, _encoding, callback) {
+        bytes += chunk.length;
+        hasher.update(chunk).then(() => callback(null, chunk), callback);
+      },
+    });
+    this.current = hashing;
+    this.archive.append(hashing, { name: this.root + path, store: !looksLikeText(path) });
     try {
-      await previous;
-      // a file piped into a dead archive would wait for ever
-      if (this.failure) throw this.failure;
-      hashing = createStreamHasher(this.algorithms);
-      bytes = await this.stream(path, content, hashing);
+      await pipeline(content, hashing);
     } catch (error) {
-      content.destroy();
+      hasher.drop();
       throw error;
     } finally {
-      endTurn();
+      this.current = null;
     }
-    const hashes = await hashing.digest();
-    if (size !== undefined && bytes !== size)
+    const digest = hasher.digest();
+    if (size !== undefined && bytes !== size) {
+      await digest;
       throw new Error(`${path}: the source gave ${bytes} bytes where ${size} were announced`);
+    }
+    const hashes = await digest;
     this.payload.push({ path, hashes });
     this.payloadBytes += bytes;
     return hashes;
@@ -180,29 +183,6 @@ export class BagZipWriter {
     this.archive.destroy(this.failure);
     await this.written.catch(() => undefined);
     if (this.ownedPath !== null) await rm(this.ownedPath, { force: true });
-  }
-
-  /** Pipes one file into the zip through the hasher; resolves with its length once the zip has taken it. */
-  private async stream(path: string, content: Readable, hasher: StreamHasher): Promise<number> {
-    let bytes = 0;
-    const hashing = new Transform({
-      highWaterMark: 1 << 20,
-      transform(chunk: Buffer, _encoding, callback) {
-        bytes += chunk.length;
-        hasher.update(chunk).then(() => callback(null, chunk), callback);
-      },
-    });
-    this.current = hashing;
-    this.archive.append(hashing, { name: this.root + path, store: !looksLikeText(path) });
-    try {
-      await pipeline(content, hashing);
-    } catch (error) {
-      hasher.drop();
-      throw error;
-    } finally {
-      this.current = null;
-    }
-    return bytes;
   }
 
   private claim(path: string): string {

@@ -6,7 +6,6 @@ import { pipeline, Transform, type Readable } from 'node:stream';
  */
 export function meter(source: Readable, onChunk: (chunk: Buffer) => void | Promise<void>): Readable {
   const through = new Transform({
-    highWaterMark: 1 << 20,
     transform(chunk: Buffer, _encoding, callback) {
       const seen = onChunk(chunk);
       if (seen) seen.then(() => callback(null, chunk), callback);

@@ -223,7 +223,13 @@ class FilesystemSession implements ConnectorSession {
         // O_NOFOLLOW: a file swapped for a symlink since the walk is refused, not followed. A plain fd stream
         // reads faster than a FileHandle's, whose reads go through promises.
         const fd = await openFd(absolute, constants.O_RDONLY | constants.O_NOFOLLOW);
-        return createReadStream('', { fd, highWaterMark: 1 << 20 });
+        // reading up to the size walked, not to EOF, spares a buffer per file for the read that finds EOF
+        return createReadStream('', {
+          fd,
+          highWaterMark: 1 << 20,
+          start: 0,
+          end: Math.max(0, stats.size - 1),
+        });
       },
     };
   }
