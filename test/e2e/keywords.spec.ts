@@ -103,7 +103,7 @@ describe('keywords (embedded WordNet enhancer)', () => {
       .expect(202);
     expect(res.body).toEqual({
       keywords_added: ['sea ice'],
-      final_keywords: ['ocean', 'climate change', 'sea ice', 'birds'],
+      final_keywords: ['ocean', 'climate change', 'birds', 'sea ice'],
     });
     const study = join(source, 'alice', 'Study');
     expect(readJson<string[]>(join(study, KEYWORDS_FILE))).toEqual(['ocean', 'climate change', 'sea ice']);

@@ -52,7 +52,7 @@ export class KeywordsService {
     await writeMetadataFile(session, id, mergeFtsMetadata(metadata, [action], keywords));
     return {
       keywords_added: keywords.filter((keyword) => !before.has(keyword)),
-      final_keywords: normalizeKeywords([...stored, ...before, ...keywords]),
+      final_keywords: normalizeKeywords([...before, ...stored, ...keywords]),
     };
   }
 
