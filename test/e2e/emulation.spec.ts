@@ -84,8 +84,13 @@ describe('emulation service (real API, worker and Redis; fake EaaSI proposer)', 
     const pending = await http.get(pathOf(started.body.proposal_link)).expect(202);
     expect(pending.body).toEqual({ message: 'Proposal task is still in progress.' });
 
-    // wrong tokens are refused and do not use up the right one
+    // wrong tokens are refused and do not use up the right one; nor does a HEAD with the right one
     const token = new URL(task.dataUrl).searchParams.get('emulation_token')!;
+    const head = await http
+      .head(`/api_v1/services/emulation/${aliceTicket}/`)
+      .query({ emulation_token: token });
+    expect(head.status).toBe(405);
+    expect(head.headers.allow).toBe('GET');
     const altered = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
     for (const wrong of [altered, 'not-a-token', `${token.split('.')[0]}.`]) {
       const refused = await http
@@ -116,6 +121,12 @@ describe('emulation service (real API, worker and Redis; fake EaaSI proposer)', 
 
     const reused = await http.get(pathOf(task.dataUrl)).expect(401);
     expect(reused.body.error).toContain('each token can be used once');
+  });
+
+  it('answers 405 to a GET on the proposals path, which takes POST', async () => {
+    const res = await http.get(PROPOSALS).expect(405);
+    expect(res.headers.allow).toBe('POST');
+    expect(res.body.error).toContain('only POST is allowed');
   });
 
   it('checks a proposal start: header, body, ticket and the state of the download', async () => {

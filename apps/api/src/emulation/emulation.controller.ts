@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
+  ApiExcludeEndpoint,
   ApiHeader,
   ApiOkResponse,
   ApiOperation,
@@ -9,6 +10,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { ServiceError } from '@app/common';
 import { ApiErrors } from '../common/dto/error.dto';
 import { RequiredHeader, SOURCE_TOKEN } from '../common/required-header.decorator';
 import { strictValidation } from '../common/validation.pipe';
@@ -71,6 +73,13 @@ export class EmulationController {
     return body;
   }
 
+  /** The proposals path takes POST only; without this its GET would be read as a download of ticket "proposals". */
+  @Get('proposals')
+  @ApiExcludeEndpoint()
+  proposalsByGet(@Req() request: Request, @Res() response: Response): never {
+    throw methodNotAllowed(response, request.path, 'POST');
+  }
+
   @Get(':ticketNumber')
   @ApiOperation({
     summary: "Fetch a download's zip with an emulation token (used by the emulation service)",
@@ -85,10 +94,18 @@ export class EmulationController {
     404: 'invalid ticket number; the download or its zip is no longer available',
   })
   download(
+    @Req() request: Request,
     @Param('ticketNumber') ticketNumber: string,
     @Query(strictValidation('query parameter')) query: EmulationDownloadQueryDto,
     @Res() response: Response,
   ): Promise<void> {
+    // Express answers HEAD with the GET route, which would use up the single-use token without sending the zip
+    if (request.method === 'HEAD') throw methodNotAllowed(response, request.path, 'GET');
     return this.emulation.download(ticketNumber, query.emulation_token, response);
   }
+}
+
+function methodNotAllowed(response: Response, path: string, allowed: string): ServiceError {
+  response.setHeader('Allow', allowed);
+  return new ServiceError(405, `PresQT Error: only ${allowed} is allowed on ${path}.`);
 }
