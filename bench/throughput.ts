@@ -5,6 +5,7 @@
  *   npm run bench            (needs a build, redis-server and rclone: apt-get install -y redis-server rclone)
  *   BENCH_MIB=256 npm run bench   (a smaller data set, for a quick look; HASH_THREADS and FILE_TRANSFERS
  *                                  pass through to the worker)
+ *   BENCH_DATA=many npm run bench (only the many-files set, or `one`)
  *
  * Data: "many" = BENCH_MIB files of 1 MiB; "one" = one file of BENCH_MIB MiB; random bytes (incompressible).
  */
@@ -29,6 +30,8 @@ const ROOT = join(__dirname, '..');
 const MIB = 1 << 20;
 const SIZE_MIB = Number(process.env.BENCH_MIB ?? 1024);
 const TOKEN = 'bench-token';
+/** BENCH_DATA=many (or one) runs only that data set */
+const DATA_SETS = process.env.BENCH_DATA ? [process.env.BENCH_DATA] : ['many', 'one'];
 
 interface Row {
   what: string;
@@ -47,7 +50,7 @@ async function main(): Promise<void> {
     const bytes = SIZE_MIB * MIB;
     const rows: Row[] = [];
 
-    for (const data of ['many', 'one']) {
+    for (const data of DATA_SETS) {
       const from = join(sourceRoot, 'bench', data);
       rows.push(
         row(
@@ -125,7 +128,7 @@ async function main(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 1000));
 
     const accepted: string[] = [];
-    for (const data of ['many', 'one']) {
+    for (const data of DATA_SETS) {
       const id = Buffer.from(data).toString('base64url');
       const source = { 'presqt-source-token': TOKEN };
       const download = await runJob(
