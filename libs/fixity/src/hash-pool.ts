@@ -1,10 +1,10 @@
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startHashingWorker } from './hashing-worker';
 
 /**
  * Hashing a file off the main thread: the thread reads (synchronously: it does nothing else) and hashes it, so the main thread (which also
- * streams and hashes job data) and the hashing use separate cores. The code is inline, so it works the same
- * from the built bundles and from the test sources.
+ * streams and hashes job data) and the hashing use separate cores.
  */
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
@@ -62,11 +62,7 @@ class HashPool {
   private worker(index: number): Worker {
     let worker = this.workers[index];
     if (!worker) {
-      // a hashing thread needs almost no heap: small limits keep the process's memory flat
-      worker = new Worker(WORKER_SOURCE, {
-        eval: true,
-        resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 4, codeRangeSizeMb: 8 },
-      });
+      worker = startHashingWorker(WORKER_SOURCE);
       worker.on('message', (reply: Reply) => this.settle(reply));
       worker.on('error', (error) => this.failAll(error));
       this.workers[index] = worker;

@@ -1,5 +1,6 @@
 import { getHashes } from 'node:crypto';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startHashingWorker } from './hashing-worker';
 
 /**
  * Hashing streamed bytes on a thread of its own. A job's main thread also reads, zips, checksums (CRC) and
@@ -164,10 +165,7 @@ class HashingThread {
 
   private started(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 4, codeRangeSizeMb: 8 },
-    });
+    const worker = startHashingWorker(WORKER_SOURCE);
     worker.on('message', (reply: Reply) => this.active.get(reply.id)?.onReply(reply));
     const failAll = (error: Error) => {
       for (const hasher of this.active.values()) hasher.fail(error);
