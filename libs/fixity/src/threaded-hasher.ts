@@ -96,8 +96,7 @@ class ThreadedHasher implements StreamHasher {
   }
 
   drop(): void {
-    this.thread.post({ op: 'drop', id: this.id });
-    this.thread.release(this);
+    this.thread.drop(this);
   }
 
   onReply(reply: Reply): void {
@@ -153,6 +152,16 @@ class HashingThread {
     const worker = this.started();
     worker.ref();
     worker.postMessage(message);
+  }
+
+  /**
+   * Forgets a stream that ends without a digest. One the thread already let go of (it failed, or the thread
+   * died) needs no message: sending one would start a thread that nothing releases.
+   */
+  drop(hasher: ThreadedHasher): void {
+    if (!this.active.has(hasher.id)) return;
+    this.post({ op: 'drop', id: hasher.id });
+    this.release(hasher);
   }
 
   release(hasher: ThreadedHasher): void {
