@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { closeOnSignals, loadSettingsOrExit } from '@app/config';
+import { closeOnSignals, loadSettingsOrExit } from '@app/bootstrap';
 import { ApiModule } from './api.module';
 import { setUpApiDocs } from './api-docs';
 

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { closeOnSignals, loadSettingsOrExit } from '@app/config';
+import { closeOnSignals, loadSettingsOrExit } from '@app/bootstrap';
 import { QueueReadiness } from './queue-readiness';
 import { WorkerModule } from './worker.module';
 

@@ -1,3 +1,2 @@
 export * from './app-config';
 export * from './config.module';
-export * from './bootstrap';

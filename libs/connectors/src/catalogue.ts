@@ -17,6 +17,12 @@ export const PENDING_CONNECTORS: readonly string[] = [
   'figshare',
 ];
 
+/** Every name a targets-file entry may give in its `connector` field. */
+export const CONNECTOR_NAMES: readonly string[] = [
+  ...CONNECTORS.map((definition) => definition.name),
+  ...PENDING_CONNECTORS,
+].sort();
+
 export function findConnector(name: string): ConnectorDefinition | undefined {
   return CONNECTORS.find((definition) => definition.name === name);
 }

@@ -2,3 +2,4 @@ export * from './connector';
 export * from './connector-error';
 export * from './catalogue';
 export * from './http-status-probe';
+export * from './metadata-file';

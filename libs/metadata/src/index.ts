@@ -1,2 +1,1 @@
 export * from './fts-metadata';
-export * from './metadata-file';

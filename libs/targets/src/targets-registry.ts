@@ -3,8 +3,8 @@ import { ServiceError } from '@app/common';
 import type { AppConfig } from '@app/config';
 import {
   type Connector,
+  CONNECTOR_NAMES,
   findConnector,
-  PENDING_CONNECTORS,
   probeHttpStatus,
   type TargetStatus,
 } from '@app/connectors';
@@ -70,10 +70,9 @@ export class TargetsRegistry {
           .validateOptions(entry.options ?? {})
           .map((problem) => `field 'options': ${problem}`);
       }
-      if (PENDING_CONNECTORS.includes(entry.connector)) return [];
-      const known = [...PENDING_CONNECTORS, 'filesystem'].sort().join(', ');
+      if (CONNECTOR_NAMES.includes(entry.connector)) return [];
       return [
-        `field 'connector' names '${entry.connector}', which is not a known connector (known: ${known})`,
+        `field 'connector' names '${entry.connector}', which is not a known connector (known: ${CONNECTOR_NAMES.join(', ')})`,
       ];
     });
     const context = {

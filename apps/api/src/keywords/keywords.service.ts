@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { KEYWORD_ENHANCER, normalizeKeywords, resourceKeywords, type KeywordEnhancer } from '@app/keywords';
-import { findMetadataFile, mergeFtsMetadata, newAction, writeMetadataFile } from '@app/metadata';
+import { mergeFtsMetadata, newAction } from '@app/metadata';
+import { findMetadataFile, writeMetadataFile } from '@app/connectors';
 import { TargetsRegistry } from '@app/targets';
 
 /** Keywords of resources at targets (decision 20) and the keyword enhancement service (decision 21). */

@@ -3,13 +3,11 @@ import { join } from 'node:path';
 import { Injectable } from '@nestjs/common';
 import { BagZipWriter } from '@app/bagit';
 import { AppConfig } from '@app/config';
-import type { RemoteFile } from '@app/connectors';
+import { type RemoteFile, isTopMetadataFile, readMetadataFile } from '@app/connectors';
 import { JobStore, TokenCipher, type DownloadPayload } from '@app/jobs';
 import {
   FTS_METADATA_FILE,
   INVALID_FTS_METADATA_FILE,
-  isTopMetadataFile,
-  readMetadataFile,
   mergeFtsMetadata,
   newAction,
   type FtsFileEntry,

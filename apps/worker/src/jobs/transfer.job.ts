@@ -1,17 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
-import type { ConnectorSession, RemoteFile } from '@app/connectors';
-import { JobStore, TokenCipher, type TransferPayload } from '@app/jobs';
-import { KEYWORD_ENHANCER, normalizeKeywords, resourceKeywords, type KeywordEnhancer } from '@app/keywords';
 import {
+  type ConnectorSession,
+  type RemoteFile,
   findMetadataFile,
   isTopMetadataFile,
-  mergeFtsMetadata,
-  newAction,
   readMetadataFile,
   writeMetadataFile,
-  type FtsMetadata,
-} from '@app/metadata';
+} from '@app/connectors';
+import { JobStore, TokenCipher, type TransferPayload } from '@app/jobs';
+import { KEYWORD_ENHANCER, normalizeKeywords, resourceKeywords, type KeywordEnhancer } from '@app/keywords';
+import { mergeFtsMetadata, newAction, type FtsMetadata } from '@app/metadata';
 import { TargetsRegistry, type Target } from '@app/targets';
 import { countFiles } from './count-files';
 import type { JobContext } from './job-context';

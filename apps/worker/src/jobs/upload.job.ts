@@ -11,13 +11,8 @@ import {
   type UploadPayload,
   type UploadedBag,
 } from '@app/jobs';
-import {
-  findMetadataFile,
-  mergeFtsMetadata,
-  newAction,
-  writeMetadataFile,
-  type FtsMetadata,
-} from '@app/metadata';
+import { mergeFtsMetadata, newAction, type FtsMetadata } from '@app/metadata';
+import { findMetadataFile, writeMetadataFile } from '@app/connectors';
 import { TargetsRegistry } from '@app/targets';
 import { ingest, type IngestFile } from './ingest';
 import type { JobContext } from './job-context';

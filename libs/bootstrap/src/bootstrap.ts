@@ -1,7 +1,7 @@
 import { ConsoleLogger, type INestApplicationContext, type LoggerService } from '@nestjs/common';
 import { setHashThreads } from '@app/fixity';
 import { TargetsRegistry } from '@app/targets';
-import { AppConfig, loadConfig } from './app-config';
+import { AppConfig, loadConfig } from '@app/config';
 
 const LEVELS = ['error', 'warn', 'log', 'debug', 'verbose'] as const;
 

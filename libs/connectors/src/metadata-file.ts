@@ -1,11 +1,6 @@
 import { Readable } from 'node:stream';
-import type { ConnectorSession, RemoteFile } from '@app/connectors';
-import {
-  FTS_METADATA_FILE,
-  MAX_FTS_METADATA_BYTES,
-  parseFtsMetadata,
-  type FtsMetadata,
-} from './fts-metadata';
+import { FTS_METADATA_FILE, MAX_FTS_METADATA_BYTES, parseFtsMetadata, type FtsMetadata } from '@app/metadata';
+import type { ConnectorSession, RemoteFile } from './connector';
 
 /** Whether a walked file is the metadata file at the top of the walked resource. */
 export function isTopMetadataFile(file: RemoteFile, resourceTitle: string): boolean {
