@@ -90,7 +90,7 @@ describe('filesystem connector', () => {
       const session = await openAlice();
 
       expect(session.username).toBe('alice');
-      expect(await session.listResources({ page: 1 })).toEqual({ resources: [], total: 0, perPage: 10 });
+      expect(await session.listResources({ page: 1 })).toEqual({ resources: [], totalPages: 0, perPage: 10 });
       expect((await stat(join(root, 'alice'))).mode & 0o777).toBe(0o700);
     });
   });
@@ -113,7 +113,7 @@ describe('filesystem connector', () => {
       const pages = await Promise.all([1, 2, 3, 4].map((page) => session.listResources({ page })));
 
       expect(pages.map((page) => page.resources.length)).toEqual([10, 10, 3, 0]);
-      expect(pages.every((page) => page.total === 23)).toBe(true);
+      expect(pages.every((page) => page.totalPages === 3)).toBe(true);
       const titles = pages.flatMap((page) => page.resources.map((resource) => resource.title));
       expect(titles).toEqual(
         Array.from({ length: 23 }, (_, i) => `Project ${String(22 - i).padStart(2, '0')}`),
@@ -139,7 +139,7 @@ describe('filesystem connector', () => {
 
       expect(first.resources.map((resource) => resource.title)).toEqual(['a', 'b']);
       expect(second.resources.map((resource) => resource.title)).toEqual(['c']);
-      expect(second.total).toBe(3);
+      expect(second.totalPages).toBe(2);
     });
   });
 
@@ -207,7 +207,7 @@ describe('filesystem connector', () => {
             title: 'nested.csv',
           },
         ],
-        total: 1,
+        totalPages: 1,
         perPage: 10,
       });
       expect(await titles('id', idOf('Soil Samples'))).toEqual(['Soil Samples']);
@@ -250,7 +250,7 @@ describe('filesystem connector', () => {
       });
 
       expect(second.resources.map((resource) => resource.title)).toEqual(['Huge', 'Linked Store']);
-      expect(second.total).toBe(5);
+      expect(second.totalPages).toBe(2);
       expect(second.perPage).toBe(3);
     });
   });
@@ -468,7 +468,11 @@ describe('filesystem connector', () => {
       await rm(join(root, 'alice', 'Demo'), { recursive: true });
       await first.open('alice-token');
       const restarted = await connect({ seed: 'seed' }).open('alice-token');
-      expect(await restarted.listResources({ page: 1 })).toEqual({ resources: [], total: 0, perPage: 10 });
+      expect(await restarted.listResources({ page: 1 })).toEqual({
+        resources: [],
+        totalPages: 0,
+        perPage: 10,
+      });
     });
 
     it('reports a missing root, a root that is a file, and a seed that cannot be copied', async () => {

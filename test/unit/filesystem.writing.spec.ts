@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { filesystemConnector } from '@app/connectors/filesystem';
-import type { ConnectorSession, IncomingFile } from '@app/connectors';
+import type { ConnectorSession, DuplicateAction, IncomingFile } from '@app/connectors';
 
 const md5 = (text: string) => createHash('md5').update(text).digest('hex');
 const incoming = (text: string): IncomingFile => ({
@@ -30,6 +30,11 @@ describe('filesystem connector: writing', () => {
 
   afterEach(() => rm(tmp, { recursive: true, force: true }));
 
+  async function put(containerId: string, path: string[], file: IncomingFile, duplicate: DuplicateAction) {
+    const writer = await session.openWriter(containerId, { newProject: false, message: 'test' });
+    return writer.putFile(path, file, duplicate);
+  }
+
   it('creates projects, numbering a title that is taken', async () => {
     const first = await session.createProject('Survey');
     const second = await session.createProject('Survey');
@@ -41,18 +46,14 @@ describe('filesystem connector: writing', () => {
 
   it('writes files with folders, then ignores or updates duplicates as asked', async () => {
     const project = await session.createProject('P');
-    const created = await session.putFile(project.id, ['data', 'a.txt'], incoming('one'), 'ignore');
+    const created = await put(project.id, ['data', 'a.txt'], incoming('one'), 'ignore');
     expect(created).toMatchObject({ outcome: 'created', path: '/P/data/a.txt', hashes: { md5: md5('one') } });
     expect(await readFile(join(userDir, 'P', 'data', 'a.txt'), 'utf8')).toBe('one');
 
-    expect((await session.putFile(project.id, ['data', 'a.txt'], incoming('two'), 'ignore')).outcome).toBe(
-      'ignored',
-    );
+    expect((await put(project.id, ['data', 'a.txt'], incoming('two'), 'ignore')).outcome).toBe('ignored');
     expect(await readFile(join(userDir, 'P', 'data', 'a.txt'), 'utf8')).toBe('one');
-    expect((await session.putFile(project.id, ['data', 'a.txt'], incoming('one'), 'update')).outcome).toBe(
-      'ignored',
-    );
-    const updated = await session.putFile(project.id, ['data', 'a.txt'], incoming('two'), 'update');
+    expect((await put(project.id, ['data', 'a.txt'], incoming('one'), 'update')).outcome).toBe('ignored');
+    const updated = await put(project.id, ['data', 'a.txt'], incoming('two'), 'update');
     expect(updated).toMatchObject({ outcome: 'updated', hashes: { md5: md5('two') } });
     expect(await readFile(join(userDir, 'P', 'data', 'a.txt'), 'utf8')).toBe('two');
     expect((await readdir(join(userDir, 'P', 'data'))).sort()).toEqual(['a.txt']);
@@ -61,18 +62,16 @@ describe('filesystem connector: writing', () => {
   it('refuses unsafe names, files as containers, and folders through symlinks', async () => {
     const project = await session.createProject('P');
     for (const path of [['..', 'x'], ['a/b'], ['.presqt-keywords.json'], ['']]) {
-      await expect(session.putFile(project.id, path, incoming('x'), 'ignore')).rejects.toMatchObject({
+      await expect(put(project.id, path, incoming('x'), 'ignore')).rejects.toMatchObject({
         status: 400,
       });
     }
-    const file = await session.putFile(project.id, ['f.txt'], incoming('x'), 'ignore');
-    await expect(session.putFile(file.id, ['g.txt'], incoming('x'), 'ignore')).rejects.toMatchObject({
+    const file = await put(project.id, ['f.txt'], incoming('x'), 'ignore');
+    await expect(put(file.id, ['g.txt'], incoming('x'), 'ignore')).rejects.toMatchObject({
       status: 400,
     });
     await symlink(tmp, join(userDir, 'P', 'link'));
-    await expect(
-      session.putFile(project.id, ['link', 'g.txt'], incoming('x'), 'ignore'),
-    ).rejects.toMatchObject({
+    await expect(put(project.id, ['link', 'g.txt'], incoming('x'), 'ignore')).rejects.toMatchObject({
       status: 400,
     });
   });
@@ -89,9 +88,7 @@ describe('filesystem connector: writing', () => {
           },
         }),
     };
-    await expect(session.putFile(project.id, ['f.bin'], failing, 'ignore')).rejects.toThrow(
-      'connection reset',
-    );
+    await expect(put(project.id, ['f.bin'], failing, 'ignore')).rejects.toThrow('connection reset');
     expect(await readdir(join(userDir, 'P'))).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
-import { createMultiHasher, createStreamHasher, hashFile } from '@app/fixity';
+import { execFileSync } from 'node:child_process';
+import { createMultiHasher, createStreamHasher, GIT_BLOB_SHA1, hashFile } from '@app/fixity';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -29,6 +30,29 @@ describe('fixity', () => {
       md5: '900150983cd24fb0d6963f7d28e17f72',
       sha256: 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
     });
+  });
+
+  it('gives git blob ids that git itself gives (git hash-object), in chunks of any size', async () => {
+    const bytes = randomBytes(3 * (1 << 20) + 7);
+    const file = join(dir, 'blob.bin');
+    await writeFile(file, bytes);
+    const byGit = execFileSync('git', ['hash-object', file], { encoding: 'utf8' }).trim();
+    const emptyByGit = execFileSync('git', ['hash-object', '--stdin'], {
+      input: '',
+      encoding: 'utf8',
+    }).trim();
+    expect(emptyByGit).toBe('e69de29bb2d1d6434b8b29ae775ad8c2e48c5391');
+
+    const hasher = createStreamHasher([GIT_BLOB_SHA1, 'md5'], bytes.length);
+    for (let start = 0; start < bytes.length; start += 700_001)
+      await hasher.update(bytes.subarray(start, start + 700_001));
+    expect(await hasher.digest()).toEqual({
+      [GIT_BLOB_SHA1]: byGit,
+      md5: createHash('md5').update(bytes).digest('hex'),
+    });
+    const empty = createStreamHasher([GIT_BLOB_SHA1], 0);
+    expect(await empty.digest()).toEqual({ [GIT_BLOB_SHA1]: emptyByGit });
+    expect(() => createStreamHasher([GIT_BLOB_SHA1])).toThrow('needs the size');
   });
 
   it('hashes a multi-MiB file on a hashing thread, matching crypto over the same bytes', async () => {

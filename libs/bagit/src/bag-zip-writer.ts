@@ -97,20 +97,21 @@ export class BagZipWriter {
 
   /**
    * Streams a payload file into `data/<relativePath>` and resolves, once all its bytes went through, with
-   * their digests for each algorithm (for comparing with the source's own hash). `size`, when known, is
-   * checked against the bytes received, so that a truncated source is not taken for a complete file. When
-   * this rejects, the zip is unusable: abort() it.
+   * their digests for each manifest algorithm and each of `alsoHash` (for comparing with the source's own
+   * checksums). `size`, when known, is checked against the bytes received, so that a truncated source is not
+   * taken for a complete file. When this rejects, the zip is unusable: abort() it.
    */
   async addPayloadFile(
     relativePath: string,
     content: Readable,
     size?: number,
+    alsoHash: readonly string[] = [],
   ): Promise<Record<string, string>> {
     // a file piped into a dead archive would wait for ever
     if (this.failure) throw this.failure;
     if (this.current) throw new Error('addPayloadFile was called before the previous file was added');
     const path = this.claim(`data/${checkedRelativePath(relativePath, 'payload path')}`);
-    const hasher = createStreamHasher(this.algorithms);
+    const hasher = createStreamHasher([...new Set([...this.algorithms, ...alsoHash])], size);
     let bytes = 0;
     const hashing = new Transform({
       highWaterMark: 1 << 20,

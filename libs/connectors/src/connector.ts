@@ -45,8 +45,8 @@ export interface CollectionQuery {
 
 export interface CollectionPage {
   resources: ResourceSummary[];
-  /** number of matching resources over all pages */
-  total: number;
+  /** how many pages of `perPage` the matching resources fill (at least 1) */
+  totalPages: number;
   /** the page size the target uses */
   perPage: number;
 }
@@ -62,8 +62,12 @@ export interface RemoteFile {
   /** `/`-separated path from the walked resource's parent: a project's files start with the project's title */
   path: string;
   size: number;
-  /** the checksum the target keeps for the file, in the first of `preferred` it has; null when it keeps none */
-  sourceHash(preferred: readonly string[]): Promise<{ algorithm: string; value: string } | null>;
+  /**
+   * The checksums the target keeps for the file among `wanted` (algorithm -> lower-case hex): at least the
+   * first of them that it keeps, and others too where they cost nothing more; empty when it keeps none.
+   */
+  sourceHashes(wanted: readonly string[]): Promise<Record<string, string>>;
+  /** The file's bytes, streamed; never buffered whole. */
   open(): Promise<Readable>;
 }
 
@@ -78,6 +82,7 @@ export type DuplicateAction = 'ignore' | 'update';
 /** A file on its way into a target. */
 export interface IncomingFile {
   size: number;
+  /** may be called again when a write is retried; each call streams the file from its start */
   open(): Promise<Readable>;
 }
 
@@ -87,8 +92,43 @@ export interface PutFileResult {
   id: string;
   /** `/`-separated path inside the target, for the metadata file */
   path: string;
-  /** checksums the target reports for the stored file (for a fixity check); empty when it reports none */
+  /**
+   * Checksums the target reports for the stored file, among the connector's `hashAlgorithms`, to compare with
+   * the bytes sent (decision 16); empty when it reports none.
+   */
   hashes: Record<string, string>;
+  /**
+   * For a writer whose files become visible only at commit: what it needs to include this file in a commit
+   * made by a later run of the same job (see ResourceWriter.restage). Plain JSON.
+   */
+  staged?: unknown;
+}
+
+export interface WriterOptions {
+  /**
+   * The container was made by createProject for this job, so what it holds is not the user's (a new
+   * repository's initial commit): the written files replace it.
+   */
+  newProject: boolean;
+  /** what the change is, where the target records one (a commit message) */
+  message: string;
+}
+
+/**
+ * Files on their way into one container. Where the target keeps history, everything put goes into one
+ * commit made by `commit`; elsewhere each file is stored as it is put and `commit` has nothing left to do.
+ */
+export interface ResourceWriter {
+  /**
+   * Stores a file at `path` (names below the container), making missing folders. An existing file is left
+   * alone with `ignore`, and with `update` replaced only when the content differs (decision 19). Throws
+   * ConnectorError 400 for a name or path the target refuses.
+   */
+  putFile(path: readonly string[], file: IncomingFile, duplicate: DuplicateAction): Promise<PutFileResult>;
+  /** Files that an earlier run of the same job put (their `staged` values), to be part of this commit. */
+  restage(staged: readonly unknown[]): void;
+  /** Makes everything put visible at the target. */
+  commit(): Promise<void>;
 }
 
 export interface ConnectorSession {
@@ -99,22 +139,14 @@ export interface ConnectorSession {
   getResource(id: string): Promise<ResourceDetail>;
   /**
    * Every folder and file of a resource (the resource itself first), each folder before its content and a
-   * folder's files before its subfolders. A file resource yields just itself. Entries are produced as they are found, so memory does not grow with the tree.
+   * folder's files before its subfolders. A file resource yields just itself. Entries are produced as they
+   * are found, so memory does not grow with the tree.
    */
   walk(id: string): AsyncIterable<RemoteFolder | RemoteFile>;
   /** Makes a new top-level resource; a title the user already has gets a numbered suffix. */
   createProject(title: string): Promise<ResourceSummary>;
-  /**
-   * Stores a file at `path` (names below the container `containerId`), making missing folders. An existing
-   * file is left alone with `ignore`, and with `update` replaced only when the content differs (decision 19).
-   * Throws ConnectorError 400 when `containerId` is not a container.
-   */
-  putFile(
-    containerId: string,
-    path: readonly string[],
-    file: IncomingFile,
-    duplicate: DuplicateAction,
-  ): Promise<PutFileResult>;
+  /** Starts writing into the container `containerId`; ConnectorError 400 when it is not a container. */
+  openWriter(containerId: string, options: WriterOptions): Promise<ResourceWriter>;
   /** The target's own keywords of a resource; ConnectorError 400 when that kind of resource has none. */
   keywords(id: string): Promise<string[]>;
   /** Replaces the target's own keywords of a resource and answers them as stored. */
@@ -122,6 +154,11 @@ export interface ConnectorSession {
 }
 
 export interface Connector {
+  /**
+   * The checksums the target keeps of its files, most useful first: what RemoteFile.sourceHashes and
+   * PutFileResult.hashes may hold. Any algorithm of `@app/fixity` (`git-blob-sha1` is a git blob id).
+   */
+  readonly hashAlgorithms: readonly string[];
   /** checks the token at the target; throws ConnectorError 401 when the target rejects it */
   open(token: string): Promise<ConnectorSession>;
   /** whether the target's upstream answers */

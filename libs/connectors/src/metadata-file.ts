@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { FTS_METADATA_FILE, MAX_FTS_METADATA_BYTES, parseFtsMetadata, type FtsMetadata } from '@app/metadata';
-import type { ConnectorSession, RemoteFile } from './connector';
+import type { ConnectorSession, RemoteFile, ResourceWriter } from './connector';
 
 /** Whether a walked file is the metadata file at the top of the walked resource. */
 export function isTopMetadataFile(file: RemoteFile, resourceTitle: string): boolean {
@@ -30,15 +30,10 @@ export async function findMetadataFile(
   return null;
 }
 
-/** Writes the metadata file at the top of the destination container, replacing the one merged into it. */
-export async function writeMetadataFile(
-  session: ConnectorSession,
-  containerId: string,
-  metadata: FtsMetadata,
-): Promise<void> {
+/** Writes the metadata file at the top of the writer's container, replacing the one merged into it. */
+export async function writeMetadataFile(writer: ResourceWriter, metadata: FtsMetadata): Promise<void> {
   const content = Buffer.from(JSON.stringify(metadata, null, 2));
-  await session.putFile(
-    containerId,
+  await writer.putFile(
     [FTS_METADATA_FILE],
     { size: content.length, open: async () => Readable.from([content]) },
     'update',

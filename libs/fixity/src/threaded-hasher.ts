@@ -1,5 +1,6 @@
 import { getHashes } from 'node:crypto';
 import type { Worker } from 'node:worker_threads';
+import { GIT_BLOB_SHA1 } from './algorithms';
 import { startHashingWorker } from './hashing-worker';
 
 /**
@@ -17,7 +18,9 @@ parentPort.on('message', (message) => {
     if (message.op === 'open') {
       hashers.set(message.id, {
         slots: new Uint8Array(message.shared),
-        hashes: message.algorithms.map((algorithm) => createHash(algorithm)),
+        hashes: message.algorithms.map((algorithm) =>
+          algorithm === '${GIT_BLOB_SHA1}' ? createHash('sha1').update('blob ' + message.size + '\\0') : createHash(algorithm),
+        ),
         algorithms: message.algorithms,
       });
     } else if (message.op === 'update') {
@@ -140,11 +143,11 @@ class HashingThread {
   private readonly spareBuffers: SharedArrayBuffer[] = [];
   private nextId = 0;
 
-  open(algorithms: readonly string[]): StreamHasher {
+  open(algorithms: readonly string[], size: number | undefined): StreamHasher {
     const shared = this.spareBuffers.pop() ?? new SharedArrayBuffer(SLOT_BYTES * SLOTS);
     const hasher = new ThreadedHasher(this, this.nextId++, shared);
     this.active.set(hasher.id, hasher);
-    this.post({ op: 'open', id: hasher.id, algorithms: [...algorithms], shared });
+    this.post({ op: 'open', id: hasher.id, algorithms: [...algorithms], size, shared });
     return hasher;
   }
 
@@ -189,11 +192,16 @@ class HashingThread {
 }
 
 const thread = new HashingThread();
-const KNOWN = new Set(getHashes().map((name) => name.toLowerCase()));
+const KNOWN = new Set([...getHashes().map((name) => name.toLowerCase()), GIT_BLOB_SHA1]);
 
-/** A stream hasher on the shared hashing thread; throws at once for an algorithm node:crypto does not know. */
-export function createStreamHasher(algorithms: readonly string[]): StreamHasher {
+/**
+ * A stream hasher on the shared hashing thread; throws at once for an algorithm it does not know. A git blob
+ * id covers a header with the size, so `git-blob-sha1` needs the stream's `size`.
+ */
+export function createStreamHasher(algorithms: readonly string[], size?: number): StreamHasher {
   const unknown = algorithms.find((algorithm) => !KNOWN.has(algorithm.toLowerCase()));
   if (unknown) throw new Error(`Unknown hash algorithm: ${unknown}`);
-  return thread.open(algorithms);
+  if (algorithms.includes(GIT_BLOB_SHA1) && size === undefined)
+    throw new Error(`${GIT_BLOB_SHA1} needs the size of the stream`);
+  return thread.open(algorithms, size);
 }

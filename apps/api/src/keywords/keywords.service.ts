@@ -50,7 +50,9 @@ export class KeywordsService {
       },
       files: { created: [], updated: [], ignored: [] },
     });
-    await writeMetadataFile(session, id, mergeFtsMetadata(metadata, [action], keywords));
+    const writer = await session.openWriter(id, { newProject: false, message: 'PresQT keyword update' });
+    await writeMetadataFile(writer, mergeFtsMetadata(metadata, [action], keywords));
+    await writer.commit();
     return {
       keywords_added: keywords.filter((keyword) => !before.has(keyword)),
       final_keywords: normalizeKeywords([...before, ...stored, ...keywords]),

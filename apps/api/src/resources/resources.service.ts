@@ -31,7 +31,7 @@ export class ResourcesService {
     const result = await session.listResources({ search, page });
 
     const presenter = new ResourcePresenter(this.links, request, target);
-    const totalPages = Math.max(1, Math.ceil(result.total / result.perPage));
+    const totalPages = Math.max(1, result.totalPages);
     const searchPart = search ? `${search.filter}=${encodeURIComponent(search.value)}&` : '';
     const basePage = this.links.url(request, `/api_v1/targets/${target.name}/resources/?${searchPart}page=`);
     return {

@@ -15,7 +15,7 @@ import {
 } from '@app/metadata';
 import { TargetsRegistry } from '@app/targets';
 import { countFiles } from './count-files';
-import { fixityMessage } from './fixity-message';
+import { compareChecksums, fixityMessage, type FixityCheck } from './fixity';
 import type { JobContext } from './job-context';
 import type { JobHandler, JobOutcome } from './job-handler';
 import { meter } from './meter';
@@ -28,8 +28,7 @@ const SOFTWARE_AGENT = 'presqt-broker (PresQT API v1)';
 interface ZippedFile {
   size: number;
   hashes: Record<string, string>;
-  failed: boolean;
-  unverified: boolean;
+  check: FixityCheck;
   entry: FtsFileEntry;
 }
 
@@ -68,6 +67,8 @@ export class DownloadJob implements JobHandler<DownloadPayload> {
     const earlier = await zips.entries(bagName, new Map([...done].map(([path, file]) => [path, file.size])));
     const partial = zips.next;
     const sourceAlgorithms = target.entry.supported_hash_algorithms;
+    // sha256 first: the bag needs it anyway, so it costs the target's side nothing extra to compare
+    const vouched = [...new Set(['sha256', ...target.connector.hashAlgorithms])];
     const writer = new BagZipWriter({
       output: partial,
       rootName: bagName,
@@ -87,8 +88,8 @@ export class DownloadJob implements JobHandler<DownloadPayload> {
     const unverified: string[] = [];
     const entries: FtsFileEntry[] = [];
     const list = (file: ZippedFile, path: string) => {
-      if (file.failed) failedFixity.push(path);
-      if (file.unverified) unverified.push(path);
+      if (file.check.failed) failedFixity.push(path);
+      if (file.check.unverified) unverified.push(path);
       entries.push(file.entry);
       context.fileFinished();
     };
@@ -129,24 +130,25 @@ export class DownloadJob implements JobHandler<DownloadPayload> {
           return;
         }
         // Sources are opened and their checksums fetched concurrently; the zip takes one entry at a time.
-        // sha256 first: the bag needs it anyway, so it costs the target's side nothing extra to compare
-        const [sourceHash, stream] = await Promise.all([
-          entry.sourceHash(['sha256', ...sourceAlgorithms]),
-          entry.open(),
-        ]);
+        const [sourceHashes, stream] = await Promise.all([entry.sourceHashes(vouched), entry.open()]);
         const hashes = await inTurn(() =>
           writer.addPayloadFile(
             payloadPath,
             meter(stream, (chunk) => context.addBytes(chunk.length)),
             entry.size,
+            vouched,
           ),
         );
-        const check = fixityOf(sourceHash, hashes);
+        const check = compareChecksums(
+          sourceHashes,
+          hashes,
+          "The hash of the bytes received differs from the source's hash.",
+        );
         const file: ZippedFile = {
           size: entry.size,
           hashes,
-          ...check,
-          entry: fileEntry(entry, payloadPath, sourceHash, hashes, check.failed),
+          check,
+          entry: fileEntry(entry, payloadPath, sourceHashes, check),
         };
         await this.store.checkpoint(context.record, payloadPath, file);
         list(file, `/${payloadPath}`);
@@ -190,40 +192,19 @@ export class DownloadJob implements JobHandler<DownloadPayload> {
   }
 }
 
-function fixityOf(
-  sourceHash: { algorithm: string; value: string } | null,
-  computed: Record<string, string>,
-): { failed: boolean; unverified: boolean } {
-  if (!sourceHash || !computed[sourceHash.algorithm]) return { failed: false, unverified: true };
-  return {
-    failed: computed[sourceHash.algorithm] !== sourceHash.value.toLowerCase(),
-    unverified: false,
-  };
-}
-
 function fileEntry(
   file: RemoteFile,
   payloadPath: string,
-  sourceHash: { algorithm: string; value: string } | null,
-  computed: Record<string, string>,
-  failed: boolean,
+  sourceHashes: Record<string, string>,
+  check: FixityCheck,
 ): FtsFileEntry {
   return {
     sourcePath: `/${file.path}`,
     title: payloadPath.split('/').pop() ?? payloadPath,
-    sourceHashes: sourceHash ? { [sourceHash.algorithm]: sourceHash.value } : {},
+    sourceHashes,
     destinationHashes: {},
     destinationPath: `/${payloadPath}`,
-    failedFixityInfo:
-      failed && sourceHash
-        ? [
-            {
-              NewGeneratedHash: computed[sourceHash.algorithm],
-              algorithmUsed: sourceHash.algorithm,
-              reasonFixityFailed: "The hash of the bytes received differs from the source's hash.",
-            },
-          ]
-        : [],
+    failedFixityInfo: check.failures,
     extra: {},
   };
 }

@@ -1,8 +1,9 @@
 import type { Readable } from 'node:stream';
-import type { ConnectorSession, DuplicateAction } from '@app/connectors';
-import { createStreamHasher } from '@app/fixity';
+import type { DuplicateAction, PutFileResult, ResourceWriter } from '@app/connectors';
+import { createStreamHasher, type StreamHasher } from '@app/fixity';
 import { JobStore } from '@app/jobs';
 import type { FtsFileEntry } from '@app/metadata';
+import { bothChecks, compareChecksums, type FixityCheck } from './fixity';
 import type { JobContext } from './job-context';
 import { meter } from './meter';
 import { runLimited } from './run-limited';
@@ -14,18 +15,19 @@ export interface IngestFile {
   /** where it came from, for the metadata file */
   sourcePath: string;
   size: number;
-  /** the checksum the source vouches for (a target's hash, a bag manifest's); null when it has none */
-  expectedHash(): Promise<{ algorithm: string; value: string } | null>;
+  /** the checksums the source vouches for (a target's, a bag manifest's); empty when it has none */
+  expectedHashes(): Promise<Record<string, string>>;
   open(): Promise<Readable>;
 }
 
-type Outcome = 'created' | 'updated' | 'ignored';
+type Outcome = PutFileResult['outcome'];
 
+/** The checkpoint of a written file: what a resumed run needs to report it without writing it again. */
 interface FileReport {
   outcome: Outcome;
-  failed: boolean;
-  unverified: boolean;
+  check: FixityCheck;
   entry: FtsFileEntry;
+  staged?: unknown;
 }
 
 export interface IngestReport {
@@ -36,29 +38,29 @@ export interface IngestReport {
   files: Record<Outcome, FtsFileEntry[]>;
 }
 
-/**
- * Writes files into a destination container with bounded concurrency, checking fixity twice (decision 16):
- * the bytes that passed through against the source's checksum, and the destination's checksum of what it
- * stored against the bytes that passed. Each finished file is checkpointed, so a run resumed after a crash
- * skips what is already written and verified.
- */
-export async function ingest(options: {
-  session: ConnectorSession;
-  containerId: string;
+export interface IngestOptions {
+  writer: ResourceWriter;
   duplicate: DuplicateAction;
   files: AsyncIterable<IngestFile>;
   context: JobContext;
   store: JobStore;
   concurrency: number;
-  /** the checksums the source may vouch for (its expectedHash answers one of them) */
+  /** the checksums the source may vouch for (its expectedHashes answers among them) */
   sourceAlgorithms: readonly string[];
   /** the checksums the destination reports of what it stores, to compare the passed bytes with */
   destinationAlgorithms: readonly string[];
-}): Promise<IngestReport> {
-  const { session, containerId, duplicate, context, store } = options;
+}
+
+/**
+ * Writes files into a destination container with bounded concurrency, checking fixity twice (decision 16):
+ * the bytes that passed through against the source's checksums, and the destination's checksums of what it
+ * stored against the bytes that passed. Each finished file is checkpointed, so a run resumed after a crash
+ * skips what is already written and verified (and hands the writer what it staged, for its commit).
+ */
+export async function ingest(options: IngestOptions): Promise<IngestReport> {
+  const { writer, context, store } = options;
   const done = await store.checkpoints<FileReport>(context.record);
-  // only what will be compared: the source's checksums and the destination's
-  const algorithms = [...new Set([...options.sourceAlgorithms, ...options.destinationAlgorithms])];
+  writer.restage([...done.values()].flatMap((file) => (file.staged === undefined ? [] : [file.staged])));
   const report: IngestReport = {
     failedFixity: [],
     unverified: [],
@@ -68,8 +70,8 @@ export async function ingest(options: {
   };
   const record = (path: string, file: FileReport) => {
     report.files[file.outcome].push(file.entry);
-    if (file.failed) report.failedFixity.push(path);
-    if (file.unverified) report.unverified.push(path);
+    if (file.check.failed) report.failedFixity.push(path);
+    if (file.check.unverified) report.unverified.push(path);
     if (file.outcome === 'ignored') report.ignored.push(path);
     if (file.outcome === 'updated') report.updated.push(path);
   };
@@ -84,66 +86,113 @@ export async function ingest(options: {
       context.fileFinished();
       return;
     }
-    // the source's checksum is fetched while the bytes move, not before
-    const expecting = file.expectedHash();
-    expecting.catch(() => undefined);
-    const hasher = createStreamHasher(algorithms);
-    let stored;
-    try {
-      stored = await session.putFile(
-        containerId,
-        file.path,
-        {
-          size: file.size,
-          open: async () =>
-            meter(await file.open(), (chunk) => {
-              context.addBytes(chunk.length);
-              return hasher.update(chunk);
-            }),
-        },
-        duplicate,
-      );
-    } catch (error) {
-      hasher.drop();
-      throw error;
-    }
-    const expected = await expecting;
-    // an ignored file was not read, so there are no passed bytes to check
-    let passed: Record<string, string> | null = null;
-    if (stored.outcome === 'ignored') hasher.drop();
-    else passed = await hasher.digest();
-    const sourceOk = !expected || !passed || passed[expected.algorithm] === expected.value.toLowerCase();
-    const common = passed ? Object.keys(stored.hashes).find((algorithm) => passed[algorithm]) : undefined;
-    const destinationOk = !common || !passed || stored.hashes[common] === passed[common];
-    const failed = !sourceOk || !destinationOk;
-    const report: FileReport = {
-      outcome: stored.outcome,
-      failed,
-      unverified: !expected && !common,
-      entry: {
-        sourcePath: file.sourcePath,
-        title: file.path[file.path.length - 1],
-        sourceHashes: expected ? { [expected.algorithm]: expected.value } : {},
-        destinationHashes: stored.hashes,
-        destinationPath: stored.path,
-        failedFixityInfo: failed
-          ? [
-              {
-                NewGeneratedHash: (passed && expected && passed[expected.algorithm]) || '',
-                algorithmUsed: expected?.algorithm ?? common ?? '',
-                reasonFixityFailed: sourceOk
-                  ? 'The destination stored bytes that differ from those sent.'
-                  : "The bytes received differ from the source's checksum.",
-              },
-            ]
-          : [],
-        extra: {},
-      },
-    };
-    if (stored.outcome === 'ignored') context.addBytes(file.size);
-    await store.checkpoint(context.record, path, report);
-    record(path, report);
+    const written = await writeFile(file, options);
+    await store.checkpoint(context.record, path, written);
+    record(path, written);
     context.fileFinished();
   });
   return report;
+}
+
+/**
+ * The bytes of one file as the writer reads them: hashed on their way and counted in the job's progress. A
+ * retried write reads the file again; the hashing starts over and progress does not count the bytes twice.
+ */
+class PassedBytes {
+  private hasher: StreamHasher | null = null;
+  private reported = 0;
+
+  constructor(
+    private readonly algorithms: readonly string[],
+    private readonly size: number,
+    private readonly context: JobContext,
+  ) {}
+
+  watch(source: Readable): Readable {
+    this.hasher?.drop();
+    const hasher = createStreamHasher(this.algorithms, this.size);
+    this.hasher = hasher;
+    let position = 0;
+    return meter(source, (chunk) => {
+      position += chunk.length;
+      if (position > this.reported) {
+        this.context.addBytes(position - this.reported);
+        this.reported = position;
+      }
+      return hasher.update(chunk);
+    });
+  }
+
+  /** The digests of the last read; null when the writer never read the file. */
+  async digest(): Promise<Record<string, string> | null> {
+    this.countRest();
+    const hasher = this.hasher;
+    this.hasher = null;
+    return hasher ? hasher.digest() : null;
+  }
+
+  drop(): void {
+    this.countRest();
+    this.hasher?.drop();
+    this.hasher = null;
+  }
+
+  /** a file left unread (ignored) is done all the same as far as progress goes */
+  private countRest(): void {
+    if (this.size > this.reported) this.context.addBytes(this.size - this.reported);
+    this.reported = this.size;
+  }
+}
+
+/** Writes one file and compares checksums on both sides. */
+async function writeFile(file: IngestFile, options: IngestOptions): Promise<FileReport> {
+  // only what will be compared: the source's checksums and the destination's
+  const algorithms = [...new Set([...options.sourceAlgorithms, ...options.destinationAlgorithms])];
+  // the source's checksums are fetched while the bytes move, not before
+  const expecting = file.expectedHashes();
+  expecting.catch(() => undefined);
+  const passed = new PassedBytes(algorithms, file.size, options.context);
+  let stored: PutFileResult;
+  try {
+    stored = await options.writer.putFile(
+      file.path,
+      { size: file.size, open: async () => passed.watch(await file.open()) },
+      options.duplicate,
+    );
+  } catch (error) {
+    passed.drop();
+    throw error;
+  }
+  const expected = await expecting;
+  let check: FixityCheck = { failed: false, unverified: false, failures: [] };
+  if (stored.outcome === 'ignored') {
+    // an ignored file is not compared: what passed (if anything did) is not what the target keeps
+    passed.drop();
+  } else {
+    const digests = await passed.digest();
+    check = digests
+      ? bothChecks(
+          compareChecksums(expected, digests, "The bytes received differ from the source's checksum."),
+          compareChecksums(
+            stored.hashes,
+            digests,
+            'The destination stored bytes that differ from those sent.',
+          ),
+        )
+      : { ...check, unverified: true };
+  }
+  return {
+    outcome: stored.outcome,
+    check,
+    staged: stored.staged,
+    entry: {
+      sourcePath: file.sourcePath,
+      title: file.path[file.path.length - 1],
+      sourceHashes: expected,
+      destinationHashes: stored.hashes,
+      destinationPath: stored.path,
+      failedFixityInfo: check.failures,
+      extra: {},
+    },
+  };
 }

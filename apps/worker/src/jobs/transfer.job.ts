@@ -16,7 +16,7 @@ import { countFiles } from './count-files';
 import type { JobContext } from './job-context';
 import type { JobHandler, JobOutcome } from './job-handler';
 import { destinationContainer, ingestResult } from './destination';
-import { fixityMessage } from './fixity-message';
+import { fixityMessage } from './fixity';
 import { ingest, type IngestFile } from './ingest';
 
 /**
@@ -56,18 +56,22 @@ export class TransferJob implements JobHandler<TransferPayload> {
       resource.title,
     );
     // A new project is named after the resource, so its files go in without the resource's own folder.
-    const strip = payload.destinationResourceId === null ? 1 : 0;
+    const newProject = payload.destinationResourceId === null;
+    const writer = await to.openWriter(containerId, {
+      newProject,
+      message: `PresQT Transfer from ${source.entry.readable_name}`,
+    });
     const sourceMetadata: { value: FtsMetadata | null } = { value: null };
+    const sourceAlgorithms = source.connector.hashAlgorithms;
     const report = await ingest({
-      session: to,
-      containerId,
+      writer,
       duplicate: payload.duplicate,
-      files: filesOf(from, resource.id, resource.title, strip, source, sourceMetadata, context),
+      files: filesOf(from, resource, newProject ? 1 : 0, sourceAlgorithms, sourceMetadata, context),
       context,
       store: this.store,
       concurrency: this.config.fileTransfers,
-      sourceAlgorithms: preferredSourceHashes(source),
-      destinationAlgorithms: destination.entry.supported_hash_algorithms,
+      sourceAlgorithms,
+      destinationAlgorithms: destination.connector.hashAlgorithms,
     });
 
     await context.checkCancelled();
@@ -101,7 +105,8 @@ export class TransferJob implements JobHandler<TransferPayload> {
       [action, ...(sourceMetadata.value?.actions ?? [])],
       carried,
     );
-    await writeMetadataFile(to, containerId, metadata);
+    await writeMetadataFile(writer, metadata);
+    await writer.commit();
 
     return {
       message: fixityMessage('Transfer', report),
@@ -141,16 +146,15 @@ export class TransferJob implements JobHandler<TransferPayload> {
 /** The source's files as files to ingest; its own metadata file is read for merging instead. */
 async function* filesOf(
   from: ConnectorSession,
-  id: string,
-  title: string,
+  resource: { id: string; title: string },
   strip: number,
-  source: Target,
+  algorithms: readonly string[],
   metadata: { value: FtsMetadata | null },
   context: JobContext,
 ): AsyncIterable<IngestFile> {
-  for await (const entry of from.walk(id)) {
+  for await (const entry of from.walk(resource.id)) {
     if (entry.kind !== 'file') continue;
-    if (isTopMetadataFile(entry, title)) {
+    if (isTopMetadataFile(entry, resource.title)) {
       metadata.value = await readMetadataFile(entry);
       if (metadata.value) {
         // merged rather than copied, but done all the same as far as progress goes
@@ -159,7 +163,7 @@ async function* filesOf(
         continue;
       }
     }
-    yield ingestFile(entry, strip, preferredSourceHashes(source));
+    yield ingestFile(entry, strip, algorithms);
   }
 }
 
@@ -168,13 +172,7 @@ function ingestFile(file: RemoteFile, strip: number, algorithms: readonly string
     path: file.path.split('/').slice(strip),
     sourcePath: `/${file.path}`,
     size: file.size,
-    expectedHash: () => file.sourceHash(algorithms),
+    expectedHashes: () => file.sourceHashes(algorithms),
     open: () => file.open(),
   };
-}
-
-/** sha256 first where the source has it (the cheapest to check twice); else what it has. */
-function preferredSourceHashes(source: Target): string[] {
-  const offered = source.entry.supported_hash_algorithms;
-  return offered.includes('sha256') ? ['sha256'] : [...offered];
 }

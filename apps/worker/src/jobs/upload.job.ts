@@ -18,7 +18,7 @@ import { ingest, type IngestFile } from './ingest';
 import type { JobContext } from './job-context';
 import type { JobHandler, JobOutcome } from './job-handler';
 import { destinationContainer, ingestResult } from './destination';
-import { fixityMessage } from './fixity-message';
+import { fixityMessage } from './fixity';
 
 /**
  * An upload: the package the API validated (decision 18) is written file by file from the zip into the
@@ -53,30 +53,33 @@ export class UploadJob implements JobHandler<UploadPayload> {
       payload.containerId,
       bag.projectTitle,
     );
+    const writer = await session.openWriter(containerId, {
+      newProject: payload.containerId === null,
+      message: 'PresQT Upload',
+    });
     const zip = await openZip(join(workDir, UPLOAD_PACKAGE_FILE), this.config.zipLimits);
     try {
       // every payload file is in every manifest: compare with one the target also reports, if the bag has one
       const bagAlgorithms = Object.keys(bag.payload[0]?.hashes ?? {});
-      const algorithm = [...target.entry.supported_hash_algorithms, ...bagAlgorithms].find((name) =>
+      const algorithm = [...target.connector.hashAlgorithms, ...bagAlgorithms].find((name) =>
         bagAlgorithms.includes(name),
       );
       const files = bag.payload.map((file): IngestFile => ({
         path: file.path.split('/'),
         sourcePath: `/${file.bagPath}`,
         size: file.size,
-        expectedHash: async () => (algorithm ? { algorithm, value: file.hashes[algorithm] } : null),
+        expectedHashes: async () => (algorithm ? { [algorithm]: file.hashes[algorithm] } : {}),
         open: () => zip.openEntry(`${bag.root}data/${file.bagPath}`),
       }));
       const report = await ingest({
-        session,
-        containerId,
+        writer,
         duplicate: payload.duplicate,
         files: toAsync(files),
         context,
         store: this.store,
         concurrency: this.config.fileTransfers,
         sourceAlgorithms: algorithm ? [algorithm] : [],
-        destinationAlgorithms: target.entry.supported_hash_algorithms,
+        destinationAlgorithms: target.connector.hashAlgorithms,
       });
 
       await context.checkCancelled();
@@ -98,7 +101,8 @@ export class UploadJob implements JobHandler<UploadPayload> {
         [action, ...(uploaded?.actions ?? [])],
         uploaded?.allKeywords ?? [],
       );
-      await writeMetadataFile(session, containerId, merged);
+      await writeMetadataFile(writer, merged);
+      await writer.commit();
       return {
         message: fixityMessage('Upload', report),
         result: ingestResult(report, containerId),

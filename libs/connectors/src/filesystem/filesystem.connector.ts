@@ -10,9 +10,8 @@ import {
   type Connector,
   type ConnectorDefinition,
   type ConnectorSession,
-  type DuplicateAction,
-  type IncomingFile,
   type PutFileResult,
+  type ResourceWriter,
   type ResourceSummary,
   type RemoteFile,
   type RemoteFolder,
@@ -159,18 +158,20 @@ class FilesystemSession implements ConnectorSession {
     return summarize(await makeUniqueDirectory(this.userDir, title), true);
   }
 
-  async putFile(
-    containerId: string,
-    path: readonly string[],
-    file: IncomingFile,
-    duplicate: DuplicateAction,
-  ): Promise<PutFileResult> {
+  /** Files are written in place (each renamed into it once complete), so there is nothing to commit. */
+  async openWriter(containerId: string): Promise<ResourceWriter> {
     const { relativePath, absolute, stats } = await this.locate(containerId);
     if (!stats.isDirectory())
       throw new ConnectorError(400, `The Resource provided, ${containerId}, is not a container`);
-    const stored = await putFile(absolute, path, file, duplicate);
-    const filePath = [relativePath, ...path].join('/');
-    return { ...stored, id: encodeId(filePath), path: `/${filePath}` };
+    return {
+      putFile: async (path, file, duplicate): Promise<PutFileResult> => {
+        const stored = await putFile(absolute, path, file, duplicate);
+        const filePath = [relativePath, ...path].join('/');
+        return { ...stored, id: encodeId(filePath), path: `/${filePath}` };
+      },
+      restage: () => undefined,
+      commit: async () => undefined,
+    };
   }
 
   async keywords(id: string): Promise<string[]> {
@@ -212,12 +213,12 @@ class FilesystemSession implements ConnectorSession {
       kind: 'file',
       path,
       size: stats.size,
-      sourceHash: async (preferred) => {
-        // only the one algorithm asked for: the file is read for it alone
-        const algorithm = preferred.find((name) => (HASH_ALGORITHMS as readonly string[]).includes(name));
-        if (!algorithm) return null;
+      sourceHashes: async (wanted) => {
+        // only the first algorithm it keeps: the file is read for it alone
+        const algorithm = wanted.find((name) => (HASH_ALGORITHMS as readonly string[]).includes(name));
+        if (!algorithm) return {};
         const digests = await this.digests.get(absolute, stats, [algorithm]);
-        return { algorithm, value: digests[algorithm] };
+        return { [algorithm]: digests[algorithm] };
       },
       open: async (): Promise<Readable> => {
         // O_NOFOLLOW: a file swapped for a symlink since the walk is refused, not followed. A plain fd stream
@@ -236,6 +237,7 @@ class FilesystemSession implements ConnectorSession {
 }
 
 class FilesystemConnector implements Connector {
+  readonly hashAlgorithms = ['sha256', 'md5'];
   private readonly digests = new DigestCache();
   private seeding?: Promise<void>;
 

@@ -165,7 +165,11 @@ async function listProjects(userDir: string, query: PageRequest, match?: Matcher
     top.add({ name: entry.name, mtimeMs: stats.mtimeMs });
   });
   const page = top.best.slice((query.page - 1) * query.perPage);
-  return { resources: page.map((project) => summarize(project.name, true)), total, perPage: query.perPage };
+  return {
+    resources: page.map((project) => summarize(project.name, true)),
+    totalPages: Math.ceil(total / query.perPage),
+    perPage: query.perPage,
+  };
 }
 
 /** The one resource, at any depth, with this id; none when the id names nothing the user may see. */
@@ -175,12 +179,16 @@ async function findById(
   { page, perPage }: PageRequest,
 ): Promise<CollectionPage> {
   const relativePath = decodeId(id);
-  if (relativePath === null) return { resources: [], total: 0, perPage };
+  if (relativePath === null) return { resources: [], totalPages: 0, perPage };
   try {
     const { stats } = await resolveInside(userDir, relativePath, id);
-    return { resources: page === 1 ? [summarize(relativePath, stats.isDirectory())] : [], total: 1, perPage };
+    return {
+      resources: page === 1 ? [summarize(relativePath, stats.isDirectory())] : [],
+      totalPages: 1,
+      perPage,
+    };
   } catch (error) {
-    if (error instanceof ConnectorError) return { resources: [], total: 0, perPage };
+    if (error instanceof ConnectorError) return { resources: [], totalPages: 0, perPage };
     throw error;
   }
 }
