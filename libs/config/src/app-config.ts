@@ -83,6 +83,34 @@ class Environment {
 
   @IsOptional()
   @Transform(toInt)
+  @IsInt({ message: 'UPSTREAM_TIMEOUT_MS must be an integer' })
+  @Min(100)
+  @Max(600_000)
+  UPSTREAM_TIMEOUT_MS: number = 60_000;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'UPSTREAM_RETRIES must be an integer' })
+  @Min(0)
+  @Max(20)
+  UPSTREAM_RETRIES: number = 5;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'UPSTREAM_RETRY_BASE_MS must be an integer' })
+  @Min(1)
+  @Max(60_000)
+  UPSTREAM_RETRY_BASE_MS: number = 500;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'UPSTREAM_MAX_WAIT_MS must be an integer' })
+  @Min(1)
+  @Max(3_600_000)
+  UPSTREAM_MAX_WAIT_MS: number = 60_000;
+
+  @IsOptional()
+  @Transform(toInt)
   @IsInt({ message: 'JOB_TTL_HOURS must be an integer' })
   @Min(1)
   JOB_TTL_HOURS: number = 24;
@@ -231,6 +259,18 @@ class Environment {
   EMULATION_TIMEOUT_MS: number = 15_000;
 }
 
+/** Timeouts and retries of requests to remote repositories (the connectors' shared HTTP client). */
+export interface UpstreamSettings {
+  /** how long a request waits for the answer's headers, and between two chunks of its body */
+  timeoutMs: number;
+  /** attempts after the first one, on 429, 5xx and connection errors */
+  retries: number;
+  /** the first wait before a retry; it doubles with each retry */
+  retryBaseMs: number;
+  /** the longest wait for one retry: an upstream that asks for longer (a spent rate limit) fails at once */
+  maxWaitMs: number;
+}
+
 /** FAIRshake registration is on when either of its two settings is given; then both must be valid. */
 function fairshakeConfigured(env: Environment): boolean {
   return env.FAIRSHAKE_URL !== undefined || env.FAIRSHAKE_TOKEN !== undefined;
@@ -257,6 +297,8 @@ export class AppConfig {
   readonly publicBaseUrl: string | undefined;
   readonly perPage: number;
   readonly statusTimeoutMs: number;
+  /** timeouts and retries of requests to remote repositories */
+  readonly upstream: UpstreamSettings;
   readonly logLevel: Environment['LOG_LEVEL'];
   readonly logFormat: Environment['LOG_FORMAT'];
   readonly secretKey: string;
@@ -299,6 +341,12 @@ export class AppConfig {
     this.publicBaseUrl = env.PUBLIC_BASE_URL?.replace(/\/+$/, '');
     this.perPage = env.PER_PAGE;
     this.statusTimeoutMs = env.STATUS_TIMEOUT_MS;
+    this.upstream = {
+      timeoutMs: env.UPSTREAM_TIMEOUT_MS,
+      retries: env.UPSTREAM_RETRIES,
+      retryBaseMs: env.UPSTREAM_RETRY_BASE_MS,
+      maxWaitMs: env.UPSTREAM_MAX_WAIT_MS,
+    };
     this.logLevel = env.LOG_LEVEL;
     this.logFormat = env.LOG_FORMAT;
     this.secretKey = secretKey;

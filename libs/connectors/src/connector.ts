@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { UpstreamSettings } from '@app/config';
 
 /**
  * The contract every repository connector implements. A connector serves one target entry of the targets
@@ -183,4 +184,8 @@ export interface ConnectorContext {
   configDir: string;
   /** the service's default page size, unless the entry's options set `per_page` */
   perPage: number;
+  /** timeouts and retries of requests to remote repositories */
+  upstream: UpstreamSettings;
+  /** how long a status check may wait for the upstream */
+  statusTimeoutMs: number;
 }

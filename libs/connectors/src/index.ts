@@ -3,3 +3,4 @@ export * from './connector-error';
 export * from './catalogue';
 export * from './http-status-probe';
 export * from './metadata-file';
+export * from './http';

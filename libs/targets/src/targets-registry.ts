@@ -79,6 +79,8 @@ export class TargetsRegistry {
       dataDir: config.dataDir,
       configDir: dirname(config.targetsFile),
       perPage: config.perPage,
+      upstream: config.upstream,
+      statusTimeoutMs: config.statusTimeoutMs,
     };
     return new TargetsRegistry(
       entries.map((entry) => {

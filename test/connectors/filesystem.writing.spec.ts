@@ -1,12 +1,11 @@
-import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { connectorContext } from '../support/connector-context';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { filesystemConnector } from '@app/connectors/filesystem';
 import type { ConnectorSession, DuplicateAction, IncomingFile } from '@app/connectors';
 
-const md5 = (text: string) => createHash('md5').update(text).digest('hex');
 const incoming = (text: string): IncomingFile => ({
   size: Buffer.byteLength(text),
   open: async () => Readable.from([Buffer.from(text)]),
@@ -22,7 +21,7 @@ describe('filesystem connector: writing', () => {
     userDir = join(tmp, 'root', 'alice');
     const connector = filesystemConnector.create(
       { root: join(tmp, 'root'), tokens: { t: 'alice' } },
-      { targetName: 'fs', dataDir: tmp, configDir: tmp, perPage: 10 },
+      connectorContext({ targetName: 'fs', dataDir: tmp, configDir: tmp }),
     );
     await mkdir(join(tmp, 'root'), { recursive: true });
     session = await connector.open('t');
@@ -35,28 +34,13 @@ describe('filesystem connector: writing', () => {
     return writer.putFile(path, file, duplicate);
   }
 
-  it('creates projects, numbering a title that is taken', async () => {
+  it('numbers a project title that is taken as Title (2), and refuses unsafe titles', async () => {
     const first = await session.createProject('Survey');
     const second = await session.createProject('Survey');
     expect([first.title, second.title]).toEqual(['Survey', 'Survey (2)']);
     expect(first).toMatchObject({ kind: 'container', kindName: 'project', container: null });
     await expect(session.createProject('../escape')).rejects.toMatchObject({ status: 400 });
     await expect(session.createProject('.presqt-x')).rejects.toMatchObject({ status: 400 });
-  });
-
-  it('writes files with folders, then ignores or updates duplicates as asked', async () => {
-    const project = await session.createProject('P');
-    const created = await put(project.id, ['data', 'a.txt'], incoming('one'), 'ignore');
-    expect(created).toMatchObject({ outcome: 'created', path: '/P/data/a.txt', hashes: { md5: md5('one') } });
-    expect(await readFile(join(userDir, 'P', 'data', 'a.txt'), 'utf8')).toBe('one');
-
-    expect((await put(project.id, ['data', 'a.txt'], incoming('two'), 'ignore')).outcome).toBe('ignored');
-    expect(await readFile(join(userDir, 'P', 'data', 'a.txt'), 'utf8')).toBe('one');
-    expect((await put(project.id, ['data', 'a.txt'], incoming('one'), 'update')).outcome).toBe('ignored');
-    const updated = await put(project.id, ['data', 'a.txt'], incoming('two'), 'update');
-    expect(updated).toMatchObject({ outcome: 'updated', hashes: { md5: md5('two') } });
-    expect(await readFile(join(userDir, 'P', 'data', 'a.txt'), 'utf8')).toBe('two');
-    expect((await readdir(join(userDir, 'P', 'data'))).sort()).toEqual(['a.txt']);
   });
 
   it('refuses unsafe names, files as containers, and folders through symlinks', async () => {

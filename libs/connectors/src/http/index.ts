@@ -1,0 +1,3 @@
+export * from './link-header';
+export * from './retry-policy';
+export * from './upstream';

@@ -1,0 +1,339 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Logger } from '@nestjs/common';
+import { Agent, RetryAgent, type Dispatcher } from 'undici';
+import type { TargetStatus } from '../connector';
+import { ConnectorError } from '../connector-error';
+import type { UpstreamSettings } from '@app/config';
+import { decideRetry, type AttemptFailure } from './retry-policy';
+
+export type RequestBody = string | Buffer | Readable;
+
+export interface UpstreamRequest {
+  /** GET unless given */
+  method?: string;
+  /** absolute, or relative to the upstream's base URL */
+  url: string | URL;
+  query?: Record<string, string | number | boolean | undefined>;
+  headers?: Record<string, string>;
+  /** a body sent as JSON */
+  json?: unknown;
+  /** makes the body, anew for each attempt (a stream cannot be sent twice) */
+  body?: () => RequestBody | Promise<RequestBody>;
+  /** may be sent again even after the upstream may have received it (POST and PATCH are not, by default) */
+  idempotent?: boolean;
+}
+
+export interface UpstreamResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** where the answer came from, after redirects */
+  url: URL;
+  body: Dispatcher.ResponseData['body'];
+}
+
+const MAX_REDIRECTS = 5;
+/** JSON answers are pages and single records; anything larger is refused rather than held in memory. */
+const MAX_JSON_BYTES = 64 << 20;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * One upstream repository API (GitHub, OSF, ...) as the connectors reach it: a keep-alive connection pool
+ * with timeouts, retries with backoff on 429, 5xx and connection errors that honour `Retry-After` and
+ * rate-limit reset headers, and redirects followed by hand so that credentials go only to the origins
+ * trusted with them (the API's own, and those the connector names, such as OSF's file service), never to a
+ * storage host a download redirects to.
+ *
+ * GET and HEAD go through undici's RetryAgent, which also resumes a body cut off midway with a Range
+ * request. Requests with a body are retried here instead, because the RetryAgent cannot send a stream twice:
+ * each attempt makes its body anew.
+ */
+export class Upstream {
+  readonly baseUrl: URL;
+  private readonly trusted: Set<string>;
+  private readonly agent: Agent;
+  private readonly retrying: RetryAgent;
+  private readonly logger: Logger;
+
+  constructor(
+    /** the upstream's name in messages, e.g. `GitHub` */
+    readonly name: string,
+    baseUrl: string,
+    readonly settings: UpstreamSettings,
+    /** origins besides the base URL's that may receive the credentials */
+    trustedOrigins: readonly string[] = [],
+  ) {
+    this.baseUrl = new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+    this.trusted = new Set([this.baseUrl.origin, ...trustedOrigins.map((origin) => new URL(origin).origin)]);
+    this.agent = new Agent({
+      connectTimeout: settings.timeoutMs,
+      headersTimeout: settings.timeoutMs,
+      bodyTimeout: settings.timeoutMs,
+      keepAliveTimeout: 10_000,
+      connections: 32,
+    });
+    this.logger = new Logger(`Upstream ${name}`);
+    this.retrying = new RetryAgent(this.agent, {
+      throwOnError: false,
+      retry: (error, { state, opts }, callback) => {
+        const failure = error as Error & AttemptFailure & { statusCode?: number };
+        const decision = decideRetry(
+          { status: failure.statusCode, headers: failure.headers, code: failure.code },
+          state.counter,
+          opts.method,
+          settings,
+        );
+        if (!decision.retry) return callback(error);
+        this.noteRetry(opts.method, String(opts.path).split('?')[0], failure.statusCode ?? failure.code);
+        setTimeout(() => callback(null), decision.waitMs).unref();
+      },
+    });
+  }
+
+  /** A view of the upstream that sends `credentials` (headers) to the trusted origins only. */
+  as(credentials: Record<string, string>): UpstreamClient {
+    return new UpstreamClient(this, credentials);
+  }
+
+  /** An absolute URL: `url` as given when absolute, else below the base URL. */
+  resolve(url: string | URL, query?: UpstreamRequest['query']): URL {
+    const resolved = new URL(typeof url === 'string' ? url.replace(/^\//, '') : url, this.baseUrl);
+    for (const [key, value] of Object.entries(query ?? {}))
+      if (value !== undefined) resolved.searchParams.set(key, String(value));
+    return resolved;
+  }
+
+  isTrusted(url: URL): boolean {
+    return this.trusted.has(url.origin);
+  }
+
+  /** Whether the upstream answers at all (any status below 500 counts), without credentials or retries. */
+  async probe(path: string, timeoutMs: number): Promise<TargetStatus> {
+    try {
+      const response = await this.agent.request({
+        method: 'GET',
+        origin: this.resolve(path).origin,
+        path: pathOf(this.resolve(path)),
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      await response.body.dump();
+      return response.statusCode < 500
+        ? { ok: true, detail: 'Connected to server successfully' }
+        : { ok: false, detail: `${this.name} answered HTTP ${response.statusCode}` };
+    } catch (error) {
+      const reason = error as Error & { code?: string };
+      const timedOut = reason.name === 'TimeoutError' || reason.name === 'AbortError';
+      return {
+        ok: false,
+        detail: timedOut
+          ? `${this.name} did not answer within ${timeoutMs} ms`
+          : `Could not connect to ${this.name}: ${reason.code ?? reason.message}`,
+      };
+    }
+  }
+
+  /** One request, retried and redirected; an answer of any status is returned (see UpstreamClient). */
+  async send(request: UpstreamRequest, credentials: Record<string, string>): Promise<UpstreamResponse> {
+    let method = (request.method ?? 'GET').toUpperCase();
+    let url = this.resolve(request.url, request.query);
+    let body = request.body;
+    const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
+    if (request.json !== undefined) {
+      const text = JSON.stringify(request.json);
+      headers['content-type'] = 'application/json';
+      body = () => text;
+    }
+    for (let redirects = 0; ; redirects++) {
+      const response = await this.attempt(method, url, headers, credentials, body, request.idempotent);
+      const location = response.headers.location;
+      if (!REDIRECTS.has(response.statusCode) || typeof location !== 'string') {
+        return { status: response.statusCode, headers: response.headers, url, body: response.body };
+      }
+      await response.body.dump();
+      if (redirects >= MAX_REDIRECTS)
+        throw new ConnectorError(502, `${this.name} redirected more than ${MAX_REDIRECTS} times.`);
+      url = new URL(location, url);
+      if (response.statusCode === 303 || (response.statusCode !== 307 && response.statusCode !== 308)) {
+        // as browsers do: only 307 and 308 repeat the method and body
+        if (method !== 'HEAD') method = 'GET';
+        body = undefined;
+      }
+    }
+  }
+
+  /** One request with its own retries: the RetryAgent's for GET and HEAD, this loop's for a body. */
+  private async attempt(
+    method: string,
+    url: URL,
+    headers: Record<string, string>,
+    credentials: Record<string, string>,
+    body: UpstreamRequest['body'],
+    idempotent: boolean | undefined,
+  ): Promise<Dispatcher.ResponseData> {
+    // credentials only for the origins trusted with them: never for a host a redirect points to
+    const sent = this.isTrusted(url) ? { ...headers, ...credentials } : headers;
+    const options = { method: method, origin: url.origin, path: pathOf(url) };
+    if (!body) {
+      try {
+        return await this.retrying.request({ ...options, headers: sent });
+      } catch (error) {
+        throw this.unreachable(error, method, url);
+      }
+    }
+    for (let attempt = 1; ; attempt++) {
+      let failure: AttemptFailure;
+      try {
+        const response = await this.agent.request({ ...options, headers: sent, body: await body() });
+        failure = { status: response.statusCode, headers: response.headers };
+        const decision = decideRetry(failure, attempt, method, this.settings, idempotent);
+        if (response.statusCode < 400 || !decision.retry) return response;
+        await response.body.dump();
+        this.noteRetry(method, url.pathname, response.statusCode);
+        await sleep(decision.waitMs);
+      } catch (error) {
+        failure = { code: (error as { code?: string }).code };
+        const decision = decideRetry(failure, attempt, method, this.settings, idempotent);
+        if (!decision.retry) throw this.unreachable(error, method, url);
+        this.noteRetry(method, url.pathname, failure.code);
+        await sleep(decision.waitMs);
+      }
+    }
+  }
+
+  private noteRetry(method: string, path: string, cause: unknown): void {
+    // the path only: a query may hold a token (Zenodo's access_token)
+    this.logger.warn(`Retrying ${method} ${path} after ${String(cause)}`);
+  }
+
+  private unreachable(error: unknown, method: string, url: URL): ConnectorError {
+    const reason = error as Error & { code?: string };
+    const timedOut = /TIMEOUT/.test(reason.code ?? '');
+    return new ConnectorError(
+      timedOut ? 504 : 502,
+      timedOut
+        ? `${this.name} did not answer in time (${method} ${url.pathname}).`
+        : `${this.name} could not be reached (${method} ${url.pathname}): ${reason.code ?? reason.message}.`,
+    );
+  }
+}
+
+/** The upstream as one user reaches it: every request carries that user's credentials. */
+export class UpstreamClient {
+  constructor(
+    readonly upstream: Upstream,
+    private readonly credentials: Record<string, string>,
+  ) {}
+
+  /** Any answer, redirects followed; the caller reads or dumps its body. */
+  request(request: UpstreamRequest): Promise<UpstreamResponse> {
+    return this.upstream.send(request, this.credentials);
+  }
+
+  /** A successful answer's JSON; an unsuccessful one throws what `failure` makes of it. */
+  async json<T>(
+    request: UpstreamRequest,
+    resourceId?: string,
+  ): Promise<{ data: T; response: UpstreamResponse }> {
+    const response = await this.request(request);
+    if (response.status >= 300) throw await this.failure(response, resourceId);
+    return { data: await readJson<T>(response, this.upstream.name), response };
+  }
+
+  /** A successful answer's body as a stream, for file contents. */
+  async stream(request: UpstreamRequest, resourceId?: string): Promise<UpstreamResponse> {
+    const response = await this.request(request);
+    if (response.status >= 300) throw await this.failure(response, resourceId);
+    return response;
+  }
+
+  /**
+   * The ConnectorError an unsuccessful answer stands for (api.md): 401 a token the upstream refuses, 403 no
+   * access, 404 an unknown resource, 410 gone; a rate limit that lasts, and anything else, name the upstream
+   * and what it said. The body is read (a little of it) and released.
+   */
+  async failure(response: UpstreamResponse, resourceId?: string): Promise<ConnectorError> {
+    const said = await upstreamMessage(response);
+    switch (response.status) {
+      case 401:
+        return ConnectorError.invalidToken(401);
+      case 403:
+        if (!isRateLimitAnswer(response)) return ConnectorError.forbidden();
+        break;
+      case 404:
+        if (resourceId !== undefined) return ConnectorError.unknownResource(resourceId);
+        break;
+      case 410:
+        return ConnectorError.gone();
+    }
+    if (isRateLimitAnswer(response)) {
+      return new ConnectorError(
+        503,
+        `${this.upstream.name}'s rate limit is used up for now; try again later.`,
+      );
+    }
+    return new ConnectorError(
+      502,
+      `${this.upstream.name} answered ${response.status}${said ? `: ${said}` : ''} (${response.url.pathname}).`,
+    );
+  }
+}
+
+function isRateLimitAnswer(response: UpstreamResponse): boolean {
+  return (
+    response.status === 429 ||
+    (response.status === 403 &&
+      (response.headers['x-ratelimit-remaining'] === '0' || response.headers['retry-after'] !== undefined))
+  );
+}
+
+/** A short text of what the upstream said in an error body (its `message` or `error`), for messages. */
+async function upstreamMessage(response: UpstreamResponse): Promise<string> {
+  let text = '';
+  try {
+    for await (const chunk of response.body) {
+      text += (chunk as Buffer).toString('utf8');
+      if (text.length > 4096) break;
+    }
+  } catch {
+    return '';
+  } finally {
+    response.body.destroy();
+  }
+  try {
+    const parsed = JSON.parse(text) as { message?: unknown; error?: unknown; errors?: unknown };
+    const said = parsed.message ?? parsed.error ?? parsed.errors;
+    return (typeof said === 'string' ? said : JSON.stringify(said ?? '')).slice(0, 300);
+  } catch {
+    return text.trim().slice(0, 300);
+  }
+}
+
+/** The JSON of an answer's body, refusing one too large to hold (a page or a record never is). */
+export async function readJson<T>(response: UpstreamResponse, upstreamName: string): Promise<T> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_JSON_BYTES) {
+      response.body.destroy();
+      throw new ConnectorError(
+        502,
+        `${upstreamName} answered with more than ${MAX_JSON_BYTES} bytes of JSON.`,
+      );
+    }
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  try {
+    return (text === '' ? null : JSON.parse(text)) as T;
+  } catch {
+    throw new ConnectorError(502, `${upstreamName} answered with something that is not JSON.`);
+  }
+}
+
+function pathOf(url: URL): string {
+  return `${url.pathname}${url.search}`;
+}

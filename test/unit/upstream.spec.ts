@@ -1,0 +1,211 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { ConnectorError, Upstream, decideRetry, rateLimitWait, type UpstreamClient } from '@app/connectors';
+import { FakeServer } from '../fakes/fake-server';
+import { TEST_UPSTREAM } from '../support/connector-context';
+
+const TOKEN = { authorization: 'Bearer s3cret' };
+
+async function statusOf(promise: Promise<unknown>): Promise<{ status: number; message: string }> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ConnectorError);
+  return { status: (error as ConnectorError).status, message: (error as Error).message };
+}
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+describe('the shared upstream client', () => {
+  let api: FakeServer;
+  let storage: FakeServer;
+  let client: UpstreamClient;
+  const file = randomBytes(1 << 20);
+
+  beforeAll(async () => {
+    api = await new FakeServer('api', '/v1').start();
+    storage = await new FakeServer('storage').start();
+    let counter = 0;
+    api
+      .route('GET', '/things/{id}', (request, answer) => answer.json(200, { id: request.params.id }))
+      .route('GET', '/file', (_request, answer) => answer.send(200, file, {}, true))
+      .route('GET', '/file-no-ranges', (_request, answer) => answer.send(200, file))
+      .route('GET', '/elsewhere', (_request, answer) =>
+        answer.empty(302, { location: `${storage.origin}/blob` }),
+      )
+      .route('GET', '/nearby', (_request, answer) => answer.empty(302, { location: `${api.url}/things/7` }))
+      .route('POST', '/counter', (_request, answer) => answer.json(201, { count: ++counter }))
+      .route('PUT', '/upload', async (request, answer) => {
+        const body = await request.body();
+        answer.json(200, { md5: createHash('md5').update(body).digest('hex'), size: body.length });
+      })
+      .route('GET', '/status/{code}', (request, answer) =>
+        answer.json(Number(request.params.code), { message: `said ${request.params.code}` }),
+      );
+    storage.route('GET', '/blob', (_request, answer) => answer.send(200, Buffer.from('stored bytes')));
+  });
+
+  beforeEach(() => {
+    api.clearFaults();
+    api.requests.length = 0;
+    storage.requests.length = 0;
+    client = new Upstream('Example', api.url, TEST_UPSTREAM).as(TOKEN);
+  });
+
+  afterAll(async () => {
+    await api.stop();
+    await storage.stop();
+  });
+
+  it('retries a GET through 503s and a dropped connection, then answers', async () => {
+    api.inject({ kind: 'status', status: 503, times: 2, match: { path: /things/ } });
+    api.inject({ kind: 'reset', match: { path: /things/ } });
+    const { data } = await client.json<{ id: string }>({ url: 'things/42' });
+    expect(data).toEqual({ id: '42' });
+    expect(api.requests.filter((request) => request.url.includes('things'))).toHaveLength(4);
+  });
+
+  it('gives up after the configured retries, naming the upstream and what it answered', async () => {
+    api.inject({ kind: 'status', status: 502, times: 10, body: { message: 'bad gateway upstream' } });
+    const failure = await statusOf(client.json({ url: 'things/1' }));
+    expect(failure.status).toBe(502);
+    expect(failure.message).toMatch(/^Example answered 502: bad gateway upstream/);
+    expect(api.requests).toHaveLength(TEST_UPSTREAM.retries + 1);
+  });
+
+  it('waits as long as Retry-After and rate-limit reset headers ask', async () => {
+    api.inject({ kind: 'status', status: 429, headers: { 'retry-after': '1' } });
+    let started = Date.now();
+    await client.json({ url: 'things/1' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+
+    const reset = String(Math.ceil(Date.now() / 1000) + 1);
+    api.inject({
+      kind: 'status',
+      status: 403,
+      headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset },
+    });
+    started = Date.now();
+    await client.json({ url: 'things/1' });
+    expect(Date.now()).toBeGreaterThanOrEqual(Number(reset) * 1000 - 50);
+    expect(Date.now() - started).toBeLessThan(2500);
+  });
+
+  it('fails at once, with 503, when a rate limit lasts longer than it may wait', async () => {
+    api.inject({ kind: 'status', status: 429, headers: { 'retry-after': '3600' } });
+    const failure = await statusOf(client.json({ url: 'things/1' }));
+    expect(failure).toEqual({
+      status: 503,
+      message: "Example's rate limit is used up for now; try again later.",
+    });
+    expect(api.requests).toHaveLength(1);
+  });
+
+  it('sends a POST again only when the upstream cannot have carried it out', async () => {
+    api.inject({ kind: 'status', status: 500, match: { method: 'POST' } });
+    expect((await statusOf(client.json({ method: 'POST', url: 'counter' }))).status).toBe(502);
+    api.inject({ kind: 'status', status: 503, match: { method: 'POST' } });
+    const { data } = await client.json<{ count: number }>({ method: 'POST', url: 'counter', json: {} });
+    expect(data.count).toBe(1);
+  });
+
+  it('makes a streamed body anew for each attempt of a PUT', async () => {
+    api.inject({ kind: 'status', status: 500, times: 2, match: { method: 'PUT' } });
+    let opened = 0;
+    const { data } = await client.json<{ md5: string; size: number }>({
+      method: 'PUT',
+      url: 'upload',
+      headers: { 'content-length': String(file.length) },
+      body: () => {
+        opened++;
+        return Readable.from([file.subarray(0, 1000), file.subarray(1000)]);
+      },
+    });
+    expect(opened).toBe(3);
+    expect(data).toEqual({ md5: createHash('md5').update(file).digest('hex'), size: file.length });
+  });
+
+  it('resumes a body cut off midway with a Range request, where the upstream takes ranges', async () => {
+    api.inject({ kind: 'cut', afterBytes: 300_000, match: { path: /\/file$/ } });
+    const response = await client.stream({ url: 'file' });
+    expect((await readAll(response.body)).equals(file)).toBe(true);
+    const ranges = api.requests.filter((request) => request.headers.range);
+    expect(ranges.map((request) => request.headers.range)).toEqual([`bytes=300000-${file.length - 1}`]);
+
+    api.inject({ kind: 'cut', afterBytes: 300_000, match: { path: /no-ranges/ } });
+    const cut = await client.stream({ url: 'file-no-ranges' });
+    await expect(readAll(cut.body)).rejects.toThrow();
+  });
+
+  it('sends credentials to its own origin only, never to a host a redirect points to', async () => {
+    const blob = await client.stream({ url: 'elsewhere' });
+    expect((await readAll(blob.body)).toString()).toBe('stored bytes');
+    expect(storage.requests[0].headers.authorization).toBeUndefined();
+
+    const near = await client.json<{ id: string }>({ url: 'nearby' });
+    expect(near.data.id).toBe('7');
+    expect(api.requests.every((request) => request.headers.authorization === TOKEN.authorization)).toBe(true);
+
+    const trusting = new Upstream('Example', api.url, TEST_UPSTREAM, [storage.origin]).as(TOKEN);
+    await readAll((await trusting.stream({ url: 'elsewhere' })).body);
+    expect(storage.requests[1].headers.authorization).toBe(TOKEN.authorization);
+  });
+
+  it("maps the upstream's refusals to the API's statuses", async () => {
+    expect((await statusOf(client.json({ url: 'status/401' }))).status).toBe(401);
+    expect((await statusOf(client.json({ url: 'status/403' }))).status).toBe(403);
+    expect(await statusOf(client.json({ url: 'status/404' }, 'abc'))).toEqual({
+      status: 404,
+      message: "Resource with id 'abc' not found for this user.",
+    });
+    expect((await statusOf(client.json({ url: 'status/410' }))).status).toBe(410);
+    expect((await statusOf(client.json({ url: 'status/422' }))).message).toBe(
+      'Example answered 422: said 422 (/v1/status/422).',
+    );
+  });
+
+  it('times out an upstream that stops sending, after its retries', async () => {
+    const impatient = new Upstream('Example', api.url, { ...TEST_UPSTREAM, timeoutMs: 200, retries: 1 }).as(
+      TOKEN,
+    );
+    api.inject({ kind: 'slow', delayMs: 1000, times: 2, match: { path: /no-ranges/ } });
+    expect(await statusOf(impatient.stream({ url: 'file-no-ranges' }))).toEqual({
+      status: 504,
+      message: 'Example did not answer in time (GET /v1/file-no-ranges).',
+    });
+    expect(api.requests).toHaveLength(2);
+  });
+
+  it('probes without credentials and reports what failed', async () => {
+    const upstream = new Upstream('Example', api.url, TEST_UPSTREAM);
+    expect(await upstream.probe('things/1', 1000)).toEqual({
+      ok: true,
+      detail: 'Connected to server successfully',
+    });
+    expect(api.requests[0].headers.authorization).toBeUndefined();
+    const down = await new Upstream('Down', 'http://127.0.0.1:9/', TEST_UPSTREAM).probe('x', 1000);
+    expect(down).toEqual({ ok: false, detail: 'Could not connect to Down: ECONNREFUSED' });
+  });
+
+  describe('retry policy', () => {
+    it('reads Retry-After as seconds or a date, and a spent limit by its reset time', () => {
+      expect(rateLimitWait({ 'retry-after': '5' })).toBe(5000);
+      expect(rateLimitWait({ 'retry-after': new Date(60_000).toUTCString() }, 0)).toBe(60_000);
+      expect(rateLimitWait({ 'ratelimit-remaining': '0', 'ratelimit-reset': '100' }, 40_000)).toBe(60_000);
+      expect(rateLimitWait({ 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': '100' })).toBeUndefined();
+    });
+
+    it('does not retry what another attempt cannot mend', () => {
+      expect(decideRetry({ status: 404 }, 1, 'GET', TEST_UPSTREAM)).toEqual({ retry: false });
+      expect(decideRetry({ status: 403 }, 1, 'GET', TEST_UPSTREAM)).toEqual({ retry: false });
+      expect(decideRetry({ code: 'ECONNRESET' }, 1, 'POST', TEST_UPSTREAM)).toEqual({ retry: false });
+      expect(decideRetry({ code: 'ECONNREFUSED' }, 1, 'POST', TEST_UPSTREAM).retry).toBe(true);
+      expect(decideRetry({ status: 500 }, TEST_UPSTREAM.retries + 1, 'GET', TEST_UPSTREAM).retry).toBe(false);
+    });
+  });
+});
