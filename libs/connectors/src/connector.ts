@@ -113,6 +113,13 @@ export interface WriterOptions {
   newProject: boolean;
   /** what the change is, where the target records one (a commit message) */
   message: string;
+  /**
+   * Whether some of the files will sit in folders below the container. A target without folders (Zenodo,
+   * FigShare) then keeps them together as one BagIt zip; other targets need not look at it.
+   */
+  nested?: boolean;
+  /** a directory of the job's that survives a crash of its worker, for a writer that stages files on disk */
+  stagingDir?: string;
 }
 
 /**
