@@ -40,8 +40,6 @@ export interface ConnectorUnderTest {
   search: Partial<Record<SearchFilter, (project: SeededProject) => string>>;
   /** folders below a project (false where the target keeps a project's files flat) */
   folders: boolean;
-  /** whether a project's own keywords can be read and written */
-  projectKeywords: boolean;
   /** ids of resources the user may not see (403) and that are gone (410), where the target has them */
   forbiddenId?(): Promise<string>;
   goneId?(): Promise<string>;
@@ -99,7 +97,18 @@ async function statusOf(promise: Promise<unknown>): Promise<number | undefined> 
   return error.status;
 }
 
-export function describeConnector(name: string, setup: () => Promise<ConnectorUnderTest>): void {
+export interface SuiteOptions {
+  /** a target the service only reads from (CurateND): every write answers 400 */
+  readOnly?: boolean;
+}
+
+export function describeConnector(
+  name: string,
+  setup: () => Promise<ConnectorUnderTest>,
+  { readOnly = false }: SuiteOptions = {},
+): void {
+  const whenWritable = readOnly ? describe.skip : describe;
+  const whenReadOnly = readOnly ? describe : describe.skip;
   describe(`${name} connector: the connector contract`, () => {
     let target: ConnectorUnderTest;
     let session: ConnectorSession;
@@ -303,7 +312,16 @@ export function describeConnector(name: string, setup: () => Promise<ConnectorUn
       });
     });
 
-    describe('writing', () => {
+    whenReadOnly('read-only', () => {
+      it('refuses every write with 400', async () => {
+        const id = await target.seedProject('Read Only', { 'a.txt': 'a' });
+        expect(await statusOf(session.createProject('New'))).toBe(400);
+        expect(await statusOf(session.openWriter(id, { newProject: false, message: 'x' }))).toBe(400);
+        expect(await statusOf(session.setKeywords(id, ['x']))).toBe(400);
+      });
+    });
+
+    whenWritable('writing', () => {
       it('makes new projects, numbering a title the user already has', async () => {
         const first = await session.createProject('Fresh Project');
         const second = await session.createProject('Fresh Project');
@@ -374,30 +392,32 @@ export function describeConnector(name: string, setup: () => Promise<ConnectorUn
 
     describe('keywords', () => {
       it("reads and writes a project's own keywords", async () => {
-        if (!target.projectKeywords) return;
         const id = await target.seedProject('Tagged', { 'a.txt': 'a' }, { keywords: ['soil'] });
         expect(await session.keywords(id)).toEqual(['soil']);
+        if (readOnly) return;
         const stored = await session.setKeywords(id, ['soil', 'moisture']);
         expect(stored).toEqual(['soil', 'moisture']);
         expect(await session.keywords(id)).toEqual(['soil', 'moisture']);
       });
     });
 
-    it('keeps every file byte for byte through a round trip of the writer and the walk', async () => {
-      const project = await session.createProject('Round Trip');
-      const bytes = Buffer.alloc(1 << 20);
-      for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 13) & 0xff;
-      const writer = await session.openWriter(project.id, { newProject: true, message: 'conformance' });
-      await writer.putFile(
-        ['blob.bin'],
-        { size: bytes.length, open: async () => Readable.from([bytes]) },
-        'ignore',
-      );
-      await writer.commit();
-      const [file] = (await walked(session, project.id)).filter(
-        (entry): entry is RemoteFile => entry.kind === 'file',
-      );
-      expect(md5(await readAll(await file.open()))).toBe(md5(bytes));
+    whenWritable('round trip', () => {
+      it('keeps every file byte for byte through a round trip of the writer and the walk', async () => {
+        const project = await session.createProject('Round Trip');
+        const bytes = Buffer.alloc(1 << 20);
+        for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 13) & 0xff;
+        const writer = await session.openWriter(project.id, { newProject: true, message: 'conformance' });
+        await writer.putFile(
+          ['blob.bin'],
+          { size: bytes.length, open: async () => Readable.from([bytes]) },
+          'ignore',
+        );
+        await writer.commit();
+        const [file] = (await walked(session, project.id)).filter(
+          (entry): entry is RemoteFile => entry.kind === 'file',
+        );
+        expect(md5(await readAll(await file.open()))).toBe(md5(bytes));
+      });
     });
   });
 }

@@ -18,7 +18,6 @@ describeConnector('filesystem', async () => {
     badToken: 'mallory-token',
     perPage: 5,
     folders: true,
-    projectKeywords: true,
     search: {
       title: (project) => project.title.split(' ')[0].toLowerCase(),
       id: (project) => project.id,
