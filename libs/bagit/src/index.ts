@@ -15,3 +15,4 @@ export {
   type TagField,
 } from './tag-files';
 export { validateBag, type BagValidation, type PayloadFile } from './validate';
+export { readPayloadManifests } from './manifests';

@@ -1,2 +1,3 @@
 export * from './service-error';
 export * from './project-root';
+export * from './meter';

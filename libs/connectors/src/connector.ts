@@ -68,7 +68,10 @@ export interface RemoteFile {
    * first of them that it keeps, and others too where they cost nothing more; empty when it keeps none.
    */
   sourceHashes(wanted: readonly string[]): Promise<Record<string, string>>;
-  /** The file's bytes, streamed; never buffered whole. */
+  /**
+   * The file's bytes, streamed; never buffered whole. Call it while the walk that yielded the file goes on,
+   * or, for a walk given a `workDir`, as long as the job runs.
+   */
   open(): Promise<Readable>;
 }
 
@@ -139,6 +142,14 @@ export interface ResourceWriter {
   commit(): Promise<void>;
 }
 
+export interface WalkOptions {
+  /**
+   * A directory of the job's (it survives the walk, and goes when the job ends) where a walk may keep what it
+   * had to fetch whole (a packed zip) for a later walk of the same job, and open it again from there.
+   */
+  workDir?: string;
+}
+
 export interface ConnectorSession {
   /** the user name at the target behind the token */
   readonly username: string;
@@ -150,7 +161,7 @@ export interface ConnectorSession {
    * folder's files before its subfolders. A file resource yields just itself. Entries are produced as they
    * are found, so memory does not grow with the tree.
    */
-  walk(id: string): AsyncIterable<RemoteFolder | RemoteFile>;
+  walk(id: string, options?: WalkOptions): AsyncIterable<RemoteFolder | RemoteFile>;
   /** Makes a new top-level resource; a title the user already has gets a numbered suffix. */
   createProject(title: string): Promise<ResourceSummary>;
   /** Starts writing into the container `containerId`; ConnectorError 400 when it is not a container. */

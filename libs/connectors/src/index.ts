@@ -4,3 +4,4 @@ export * from './catalogue';
 export * from './http-status-probe';
 export * from './metadata-file';
 export * from './http';
+export * from './zipped-folders';

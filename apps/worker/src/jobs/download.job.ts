@@ -18,7 +18,7 @@ import { countFiles } from './count-files';
 import { compareChecksums, fixityMessage, type FixityCheck } from './fixity';
 import type { JobContext } from './job-context';
 import type { JobHandler, JobOutcome } from './job-handler';
-import { meter } from './meter';
+import { meter } from '@app/common';
 import { runLimited } from './run-limited';
 import { PartialZips } from './zip-resume';
 
@@ -57,7 +57,7 @@ export class DownloadJob implements JobHandler<DownloadPayload> {
     const resource = await session.getResource(payload.resourceId);
     const readable = target.entry.readable_name;
 
-    await countFiles(session, resource.id, resource.title, context);
+    await countFiles(session, resource.id, resource.title, context, workDir);
     context.setMessage(`Downloading files from ${readable}...`);
 
     const bagName = `${target.name}_download_${resource.id}`;
@@ -95,7 +95,8 @@ export class DownloadJob implements JobHandler<DownloadPayload> {
     };
     let existingMetadata: FtsMetadata | null = null;
     try {
-      await runLimited(this.config.fileTransfers, session.walk(resource.id), async (entry) => {
+      const walk = session.walk(resource.id, { workDir });
+      await runLimited(this.config.fileTransfers, walk, async (entry) => {
         await context.checkCancelled();
         if (entry.kind === 'folder') {
           writer.addDirectory(entry.path);

@@ -5,7 +5,7 @@ import { JobStore } from '@app/jobs';
 import type { FtsFileEntry } from '@app/metadata';
 import { bothChecks, compareChecksums, type FixityCheck } from './fixity';
 import type { JobContext } from './job-context';
-import { meter } from './meter';
+import { meter } from '@app/common';
 import { runLimited } from './run-limited';
 
 /** A file to write into the destination, from a source target or from an uploaded bag. */

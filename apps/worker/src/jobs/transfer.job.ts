@@ -36,14 +36,14 @@ export class TransferJob implements JobHandler<TransferPayload> {
     @Inject(KEYWORD_ENHANCER) private readonly enhancer: KeywordEnhancer,
   ) {}
 
-  async run(payload: TransferPayload, context: JobContext): Promise<JobOutcome> {
+  async run(payload: TransferPayload, context: JobContext, workDir: string): Promise<JobOutcome> {
     const source = this.targets.require(payload.sourceTargetName);
     const destination = this.targets.require(payload.destinationTargetName);
     const from = await source.connector.open(this.cipher.decrypt(payload.sourceToken));
     const to = await destination.connector.open(this.cipher.decrypt(payload.destinationToken));
     const resource = await from.getResource(payload.sourceResourceId);
 
-    await countFiles(from, resource.id, resource.title, context);
+    const { folders } = await countFiles(from, resource.id, resource.title, context, workDir);
     context.setMessage(
       `Transferring files from ${source.entry.readable_name} to ${destination.entry.readable_name}...`,
     );
@@ -57,16 +57,19 @@ export class TransferJob implements JobHandler<TransferPayload> {
     );
     // A new project is named after the resource, so its files go in without the resource's own folder.
     const newProject = payload.destinationResourceId === null;
+    const strip = newProject ? 1 : 0;
     const writer = await to.openWriter(containerId, {
       newProject,
       message: `PresQT Transfer from ${source.entry.readable_name}`,
+      nested: folders > strip,
+      stagingDir: workDir,
     });
     const sourceMetadata: { value: FtsMetadata | null } = { value: null };
     const sourceAlgorithms = source.connector.hashAlgorithms;
     const report = await ingest({
       writer,
       duplicate: payload.duplicate,
-      files: filesOf(from, resource, newProject ? 1 : 0, sourceAlgorithms, sourceMetadata, context),
+      files: filesOf(from, resource, { strip, workDir }, sourceAlgorithms, sourceMetadata, context),
       context,
       store: this.store,
       concurrency: this.config.fileTransfers,
@@ -147,12 +150,12 @@ export class TransferJob implements JobHandler<TransferPayload> {
 async function* filesOf(
   from: ConnectorSession,
   resource: { id: string; title: string },
-  strip: number,
+  { strip, workDir }: { strip: number; workDir: string },
   algorithms: readonly string[],
   metadata: { value: FtsMetadata | null },
   context: JobContext,
 ): AsyncIterable<IngestFile> {
-  for await (const entry of from.walk(resource.id)) {
+  for await (const entry of from.walk(resource.id, { workDir })) {
     if (entry.kind !== 'file') continue;
     if (isTopMetadataFile(entry, resource.title)) {
       metadata.value = await readMetadataFile(entry);

@@ -56,6 +56,8 @@ export class UploadJob implements JobHandler<UploadPayload> {
     const writer = await session.openWriter(containerId, {
       newProject: payload.containerId === null,
       message: 'PresQT Upload',
+      nested: bag.payload.some((file) => file.path.includes('/')),
+      stagingDir: workDir,
     });
     const zip = await openZip(join(workDir, UPLOAD_PACKAGE_FILE), this.config.zipLimits);
     try {

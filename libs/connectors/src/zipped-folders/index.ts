@@ -1,0 +1,2 @@
+export { PACKED_SUFFIX, packedZipName } from './packed-zip';
+export { withZippedFolders } from './zipped-folders';
