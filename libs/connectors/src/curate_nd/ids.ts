@@ -1,9 +1,10 @@
 /**
- * CurateND's ids are noids (`pv63fx74g23`), answered without the `und:` namespace that the API also accepts
- * on input (Sufia::Noid.noidify / normalize_identifier in ndlib/curate_nd app/controllers/api). Any other
- * shape names nothing there, so it is refused here rather than sent: `..` or `x/y` would reach another route.
+ * CurateND's ids (PIDs) are `und:` and numerals or lowercase letters, the prefix often left out
+ * (doc/api.md on ndlib/curate_nd's api-doc branch); the API answers them without it (Sufia::Noid.noidify) and
+ * takes either (normalize_identifier). Any other shape names nothing there, so it is refused here rather than
+ * sent: `..` or `x/y` would reach another route.
  */
-const CURATE_ND_ID = /^(?:und:)?[A-Za-z0-9]{1,64}$/;
+const CURATE_ND_ID = /^(?:und:)?[0-9a-z]{1,64}$/;
 
 /** The id as CurateND takes it in a path, or null when no CurateND resource can have it. */
 export function upstreamId(id: string): string | null {
