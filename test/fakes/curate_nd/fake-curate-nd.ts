@@ -157,6 +157,12 @@ export class FakeCurateNd {
     return this.add({ model: 'LibraryCollection', title, subjects: [], owner, visibility: 'public' }).id;
   }
 
+  /** Records a change to an object now, as editing its metadata would (system_modified_dtsi). */
+  touch(id: string): void {
+    this.clock += 3_600_000;
+    this.objects.get(id)!.modified = this.clock;
+  }
+
   private add(
     fields: Pick<FakeObject, 'model' | 'title' | 'subjects' | 'owner' | 'visibility'> & Partial<FakeObject>,
   ): FakeObject {

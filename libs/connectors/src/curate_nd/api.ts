@@ -51,7 +51,8 @@ export class CurateNdApi {
   /** The length a download of the file announces, without reading it; null when it announces none. */
   async downloadLength(downloadUrl: string, id: string): Promise<number | null> {
     const response = await this.client.stream({ url: downloadUrl, headers: { accept: '*/*' } }, id);
-    response.body.destroy();
+    // dump() drops a large body at once, and reads a small one out, as a download not taken should
+    await response.body.dump();
     const length = Number(response.headers['content-length']);
     return Number.isSafeInteger(length) && length >= 0 ? length : null;
   }
