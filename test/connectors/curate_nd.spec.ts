@@ -127,7 +127,7 @@ describe('curate_nd connector', () => {
   });
 
   describe('ids', () => {
-    it('uses CurateND ids, takes them with the und: prefix too, and finds a file by id under its work', async () => {
+    it('uses CurateND ids, takes them with und: too, and finds a file by id under its work', async () => {
       const workId = fake.addWork({
         title: 'Soil Cores',
         owner: 'alice',
@@ -181,7 +181,7 @@ describe('curate_nd connector', () => {
   });
 
   describe('listing', () => {
-    it("follows CurateND's pages, one request per page, last changed first, leaving out profiles and collections", async () => {
+    it("follows CurateND's pages one request each, last changed first, without profiles and collections", async () => {
       fake.addPerson('alice');
       fake.addCollection("Alice's collection", 'alice');
       const titles = Array.from({ length: 23 }, (_, i) => `Work ${String(i + 1).padStart(2, '0')}`);

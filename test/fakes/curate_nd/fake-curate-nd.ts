@@ -202,13 +202,18 @@ export class FakeCurateNd {
 
   /**
    * GET /api/items: a search of the works the token's user may read, 12 to a page.
-   * - https://github.com/ndlib/curate_nd/blob/master/app/controllers/api/items_controller.rb#index: 400 `{error}` for a query Api::QueryBuilder
-   *   refuses: `self` without a known token, `rows` above the maximum, an unknown `sort`;
-   * - https://github.com/ndlib/curate_nd/blob/master/app/services/api/query_builder.rb: `editor`/`depositor` (`self` = the token's user) and `title`
-   *   become Solr filters of quoted phrases, a value split at `,` (any) or `^` (all);
-   * - https://github.com/ndlib/curate_nd/blob/master/app/controllers/catalog_controller.rb: `q` searches a work's text fields (all_fields); people
-   *   and collections are not filtered out (exclude_unwanted_models drops files, profiles, groups);
-   * - https://github.com/ndlib/curate_nd/blob/master/app/presenters/api/items_search_presenter.rb: the answer's shape, including `pagination`.
+   * - https://github.com/ndlib/curate_nd/blob/master/app/controllers/api/items_controller.rb (index):
+   *   400 `{error}` for a query Api::QueryBuilder refuses: `self` without a known token, `rows` above the
+   *   maximum, an unknown `sort`;
+   * - https://github.com/ndlib/curate_nd/blob/master/app/services/api/query_builder.rb: `editor` and
+   *   `depositor` (`self` = the token's user) and `title` become Solr filters of quoted phrases, a value split
+   *   at `,` (any) or `^` (all);
+   * - https://github.com/ndlib/curate_nd/blob/master/app/controllers/catalog_controller.rb: `q` searches a
+   *   work's text fields (all_fields); people and collections are not filtered out (exclude_unwanted_models
+   *   drops files, profiles, groups);
+   * - https://github.com/ndlib/curate_nd/blob/master/app/presenters/api/items_search_presenter.rb: the
+   *   answer's shape, including `pagination`;
+   * - doc/api.md on the api-doc branch ("Do a Search"): an example answer of the live service.
    */
   private search(request: FakeRequest, answer: FakeAnswer): void {
     const params = Object.fromEntries(request.url.searchParams);
@@ -297,10 +302,12 @@ export class FakeCurateNd {
 
   /**
    * GET /api/items/{id}: one object, as JSON.
-   * - https://github.com/ndlib/curate_nd/blob/master/app/controllers/api/base_controller.rb#validate_permissions!:
-   *   403 `{error: 'Forbidden', user, item}` when the token's user (or an anonymous one) may not read it, 404
-   *   `{error: 'Item not found', user, item}` when there is no such object; the id is taken with or without
-   *   `und:` (normalize_identifier), and `item` echoes it with;
+   * - https://github.com/ndlib/curate_nd/blob/master/app/controllers/api/base_controller.rb
+   *   (validate_permissions!): 403 `{error: 'Forbidden', user, item}` when the token's user (or an anonymous
+   *   one) may not read it, 404 `{error: 'Item not found', user, item}` when there is no such object; the id
+   *   is taken with or without `und:` (normalize_identifier), and `item` echoes it with;
+   * - doc/api.md on the api-doc branch: the live service's answer for item 1j92g734t1t, like the answers
+   *   captured in ndlib/marble-manifest-pipeline (curate_export/test/*.json);
    * - https://github.com/ndlib/curate_nd/blob/master/app/presenters/api/show_item_presenter.rb: the answer.
    */
   private show(request: FakeRequest, answer: FakeAnswer): void {
@@ -313,9 +320,11 @@ export class FakeCurateNd {
 
   /**
    * GET /api/items/download/{id}: a file's bytes.
-   * - https://github.com/ndlib/curate_nd/blob/master/app/controllers/api/downloads_controller.rb: the same 403 and
-   *   404 as the item; a file is handed to nginx (X-Accel-Redirect) and reaches the client from this URL; a
-   *   work gives a zip of the files the user may read, or 417 `{error: 'No authorized content'}`.
+   * - https://github.com/ndlib/curate_nd/blob/master/app/controllers/api/downloads_controller.rb: the
+   *   same 403 and 404 as the item; a file is handed to nginx (X-Accel-Redirect), so it reaches the client
+   *   from this URL; a work gives a zip of the files the user may read, or 417 `{error: 'No authorized
+   *   content'}`;
+   * - doc/api.md on the api-doc branch ("Get a file"): `curl -O https://curate.nd.edu/api/items/download/<id>`.
    * Whether the content is served with `Accept-Ranges` is not documented, so this fake answers without ranges.
    */
   private async download(request: FakeRequest, answer: FakeAnswer): Promise<void> {
@@ -336,7 +345,7 @@ export class FakeCurateNd {
     await answer.send(200, file.content, { 'content-type': file.mimeType! });
   }
 
-  /** The object the request names, when the user may read it; otherwise answers 403 or 404 and gives nothing. */
+  /** The object the request names when the user may read it; else answers 403 or 404 and gives nothing. */
   private readable(request: FakeRequest, answer: FakeAnswer): FakeObject | undefined {
     const item = request.params.id.startsWith('und:') ? request.params.id : `und:${request.params.id}`;
     const user = this.userOf(request);

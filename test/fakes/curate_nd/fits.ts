@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 
 /**
  * The `characterization` CurateND shows of a file: the FITS report made when the file was deposited
- * (ndlib/curate_nd app/presenters/api/show_item_presenter.rb#process_characterization passes it on as a string).
+ * (ndlib/curate_nd app/presenters/api/show_item_presenter.rb, process_characterization, passes it on as a
+ * string).
  * Modelled on a report the live API gave (captured in ndlib/marble-manifest-pipeline,
  * curate_export/test/pv63fx74g23_get_members_details_get_json_given_url.json).
  *
@@ -23,19 +24,17 @@ export function characterization(
   if (style === 'missing') return undefined;
   const ns = style === 'namespaced' ? 'ns0:' : '';
   const md5 = createHash('md5').update(content).digest('hex');
-  const size =
-    style === 'without-size'
-      ? ''
-      : `    <${ns}size toolname="Jhove" toolversion="1.5">${content.length}</${ns}size>\n`;
+  const element = (name: string, tool: string, value: string | number) =>
+    `    <${ns}${name} toolname="${tool}" status="SINGLE_RESULT">${value}</${ns}${name}>`;
   return [
     `<${ns}fits xmlns${ns ? ':ns0' : ''}="http://hul.harvard.edu/ois/xml/ns/fits/fits_output" version="0.6.2">`,
     `  <${ns}identification>`,
     `    <${ns}identity format="${mimeType}" mimetype="${mimeType}" toolname="FITS" toolversion="0.6.2"/>`,
     `  </${ns}identification>`,
     `  <${ns}fileinfo>`,
-    size +
-      `    <${ns}filepath toolname="OIS File Information" toolversion="0.1" status="SINGLE_RESULT">/tmp/${label}</${ns}filepath>`,
-    `    <${ns}md5checksum toolname="OIS File Information" toolversion="0.1" status="SINGLE_RESULT">${md5}</${ns}md5checksum>`,
+    ...(style === 'without-size' ? [] : [element('size', 'Jhove', content.length)]),
+    element('filepath', 'OIS File Information', `/tmp/${label}`),
+    element('md5checksum', 'OIS File Information', md5),
     `  </${ns}fileinfo>`,
     `</${ns}fits>`,
   ].join('\n');

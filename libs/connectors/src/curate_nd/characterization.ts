@@ -3,9 +3,9 @@ import { firstText } from './records';
 /**
  * What a file's `characterization` tells: the FITS report CurateND keeps of each file (ShowItemPresenter
  * passes it on as a string). Its `<fileinfo>` holds the checksum and size FITS measured, e.g.
- * `<md5checksum toolname="OIS File Information" ...>e5ad...</md5checksum>` and `<size toolname="Jhove">87442</size>`;
- * some reports prefix the elements with a namespace (`<ns0:size>`). A value is trusted only when every tool
- * that reported it agrees.
+ * `<md5checksum toolname="OIS File Information" ...>e5ad...</md5checksum>` and
+ * `<size toolname="Jhove">87442</size>`; some reports prefix the elements with a namespace (`<ns0:size>`).
+ * A value is trusted only when every tool that reported it agrees.
  */
 export interface Characterization {
   md5: string | null;

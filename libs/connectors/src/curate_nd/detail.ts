@@ -1,8 +1,7 @@
 import type { ResourceDetail } from '../connector';
 import { ConnectorError } from '../connector-error';
 import { readCharacterization } from './characterization';
-import { fileTitle, titleOf } from './listing';
-import { containedFiles, isoDate, recordKind, type CurateNdRecord } from './records';
+import { containedFiles, fileTitle, isoDate, recordKind, titleOf, type CurateNdRecord } from './records';
 import { byName } from './names';
 
 /** Fields the detail shows in its own places; every other field of the record goes into `extra`. */

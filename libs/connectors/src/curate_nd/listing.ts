@@ -3,9 +3,11 @@ import { ConnectorError } from '../connector-error';
 import type { CurateNdApi, ItemsQuery } from './api';
 import { idFromItemUrl, upstreamId } from './ids';
 import {
+  fileTitle,
   firstText,
   isWork,
   recordKind,
+  titleOf,
   type CurateNdRecord,
   type Pagination,
   type SearchResult,
@@ -64,15 +66,6 @@ export function summarizeRecord(record: CurateNdRecord): ResourceSummary | null 
     default:
       return null;
   }
-}
-
-export function titleOf(record: { id: string; title?: unknown }): string {
-  return firstText(record.title) ?? record.id;
-}
-
-/** A file is known by its file name (`label`); its `title` is a description that FITS or the depositor gave. */
-export function fileTitle(record: CurateNdRecord): string {
-  return firstText(record.label) ?? titleOf(record);
 }
 
 /** How many pages the results fill: from the counts, else from the number in the last page's link. */

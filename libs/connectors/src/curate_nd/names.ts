@@ -15,7 +15,7 @@ export function safeName(name: string, fallback: string): string {
   return safe === '' || safe === '.' || safe === '..' ? fallback : safe;
 }
 
-/** `name`, or `stem (n).ext` with the first n from 2 that `taken` does not hold; the result is added to `taken`. */
+/** `name`, or `stem (n).ext` with the first n from 2 that `taken` lacks; the result is added to `taken`. */
 export function uniqueName(name: string, taken: Set<string>): string {
   const dot = name.lastIndexOf('.');
   const [stem, extension] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];

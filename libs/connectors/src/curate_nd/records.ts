@@ -62,7 +62,19 @@ export function firstText(value: unknown): string | undefined {
   return texts(value)[0];
 }
 
-/** Files are objects with a download link; works list theirs in `containedFiles`; the rest (people, collections) are neither. */
+export function titleOf(record: { id: string; title?: unknown }): string {
+  return firstText(record.title) ?? record.id;
+}
+
+/** A file is known by its file name (`label`); its `title` is a description that FITS or the depositor gave. */
+export function fileTitle(record: CurateNdRecord): string {
+  return firstText(record.label) ?? titleOf(record);
+}
+
+/**
+ * Files are objects with a download link, works list theirs in `containedFiles`; the rest (people,
+ * collections) are neither.
+ */
 export type RecordKind = 'item' | 'file';
 
 export function recordKind(record: Record<string, unknown>): RecordKind | null {

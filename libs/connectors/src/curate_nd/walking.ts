@@ -2,9 +2,8 @@ import type { RemoteFile, RemoteFolder } from '../connector';
 import { ConnectorError } from '../connector-error';
 import type { CurateNdApi } from './api';
 import { readCharacterization } from './characterization';
-import { fileTitle, titleOf } from './listing';
 import { byName, safeName, uniqueName } from './names';
-import { containedFiles, recordKind, type CurateNdRecord } from './records';
+import { containedFiles, fileTitle, recordKind, titleOf, type CurateNdRecord } from './records';
 
 /**
  * A work, then its files by name (a work holds files and no folders); a file alone. Bytes come from each
