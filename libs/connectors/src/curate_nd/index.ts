@@ -1,0 +1,2 @@
+export { curateNdConnector } from './curate-nd.connector';
+export type { CurateNdOptions } from './options';

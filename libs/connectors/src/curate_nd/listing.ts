@@ -1,0 +1,119 @@
+import type { CollectionPage, CollectionQuery, ResourceSummary } from '../connector';
+import { ConnectorError } from '../connector-error';
+import type { CurateNdApi, ItemsQuery } from './api';
+import { idFromItemUrl, upstreamId } from './ids';
+import {
+  fileTitle,
+  firstText,
+  isWork,
+  recordKind,
+  titleOf,
+  type CurateNdRecord,
+  type Pagination,
+  type SearchResult,
+} from './records';
+
+/** Newest first: Api::QueryBuilder::SORT_OPTIONS maps this to Solr's system_modified_dtsi desc. */
+const NEWEST_FIRST = 'modify_date desc';
+
+/**
+ * The query of a listing: the user's own works (`editor=self`), or a search over every work the token may
+ * read, as CurateND's own search does: `general` is Blacklight's query over all text fields (`q`), `title` the
+ * API's title filter (`title`, a phrase).
+ */
+function itemsQuery(search: CollectionQuery['search']): ItemsQuery | null {
+  if (!search) return { editor: 'self' };
+  switch (search.filter) {
+    case 'general':
+      return search.value.trim() === '' ? null : { q: search.value };
+    case 'title': {
+      const phrase = titlePhrase(search.value);
+      return phrase === '' ? null : { title: phrase };
+    }
+    default:
+      throw new ConnectorError(400, `CurateND cannot be searched by ${search.filter}.`);
+  }
+}
+
+/**
+ * The API splits a filter value at `,` (any of) and `^` (all of) and quotes each part for Solr
+ * (Api::QueryBuilder#do_search_for); a title is one phrase, so those characters and quotes, which the
+ * tokenised title field ignores anyway, become spaces.
+ */
+function titlePhrase(value: string): string {
+  return value
+    .replace(/[,^"\\]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+export function summarizeResult(result: SearchResult): ResourceSummary {
+  return { kind: 'container', kindName: 'item', id: result.id, container: null, title: titleOf(result) };
+}
+
+export function summarizeRecord(record: CurateNdRecord): ResourceSummary | null {
+  switch (recordKind(record)) {
+    case 'item':
+      return summarizeResult(record);
+    case 'file':
+      return {
+        kind: 'item',
+        kindName: 'file',
+        id: record.id,
+        container: idFromItemUrl(firstText(record.isPartOf)),
+        title: fileTitle(record),
+      };
+    default:
+      return null;
+  }
+}
+
+/** How many pages the results fill: from the counts, else from the number in the last page's link. */
+function totalPages(pagination: Pagination, perPage: number): number {
+  const total = Number(pagination.totalResults);
+  if (Number.isSafeInteger(total) && total >= 0) return Math.max(1, Math.ceil(total / perPage));
+  const last = Number(/[?&]page=(\d+)/.exec(firstText(pagination.lastPage) ?? '')?.[1] ?? '1');
+  return Number.isSafeInteger(last) && last > 0 ? last : 1;
+}
+
+/** The one work or file with this id, when the token may read it. */
+async function findById(
+  api: CurateNdApi,
+  value: string,
+  page: number,
+  perPage: number,
+): Promise<CollectionPage> {
+  const id = upstreamId(value.trim());
+  const none = nothingFound(perPage);
+  if (id === null) return none;
+  try {
+    const summary = summarizeRecord(await api.record(id));
+    return summary && page === 1 ? { ...none, resources: [summary] } : none;
+  } catch (error) {
+    if (error instanceof ConnectorError && (error.status === 403 || error.status === 404)) return none;
+    throw error;
+  }
+}
+
+function nothingFound(perPage: number): CollectionPage {
+  return { resources: [], totalPages: 1, perPage };
+}
+
+/** Page `query.page` of ours is CurateND's page of that number, with `rows` our page size. */
+export async function listResources(
+  api: CurateNdApi,
+  query: CollectionQuery,
+  rows: number,
+): Promise<CollectionPage> {
+  if (query.search?.filter === 'id') return findById(api, query.search.value, query.page, rows);
+  const filter = itemsQuery(query.search);
+  if (filter === null) return nothingFound(rows);
+  const answer = await api.search({ ...filter, page: query.page, rows, sort: NEWEST_FIRST });
+  const perPage = Number(answer.pagination.itemsPerPage);
+  const pageSize = Number.isSafeInteger(perPage) && perPage > 0 ? perPage : rows;
+  return {
+    resources: answer.results.filter(isWork).map(summarizeResult),
+    totalPages: totalPages(answer.pagination, pageSize),
+    perPage: pageSize,
+  };
+}
