@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './ports';
@@ -103,4 +103,24 @@ export async function startStack(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Runs `work` while sampling the process's resident memory every 50 ms; the peak, in MiB. */
+export async function peakRssDuring<T>(
+  proc: RunningProcess,
+  work: () => Promise<T>,
+): Promise<{ result: T; peakMiB: number }> {
+  let peakKiB = 0;
+  const sample = () => {
+    const status = readFileSync(`/proc/${proc.child.pid}/status`, 'utf8');
+    peakKiB = Math.max(peakKiB, Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0));
+  };
+  const timer = setInterval(sample, 50);
+  try {
+    const result = await work();
+    sample();
+    return { result, peakMiB: Math.round(peakKiB / 1024) };
+  } finally {
+    clearInterval(timer);
+  }
 }

@@ -1,0 +1,331 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import request from 'supertest';
+import type { FakeServer } from '../../fakes/fake-server';
+import { makeBagZip } from '../../support/bags';
+import { filesystemEntry, writeTargetsFile, writeTree } from '../../support/fs-fixtures';
+import { binaryParser, downloadTo, extractZip, pollUntilDone, verifyBagZip } from '../../support/jobs';
+import { peakRssDuring, startStack, type Stack } from '../../support/stack';
+
+/**
+ * Every action of a remote target end to end: the real API and worker processes and Redis, the connector
+ * against its fake upstream, a filesystem target (`lab`) as the other side of transfers. Each remote
+ * connector runs it; its own e2e spec adds what is special to it.
+ */
+
+export interface RemoteTargetUnderTest {
+  /** the fake upstream, already started: its faults and latency */
+  fake: FakeServer;
+  /** the target's entry of a targets file, its name `remote`, its connector's `api_url` at the fake */
+  entry: Record<string, unknown>;
+  token: string;
+  badToken: string;
+  /** Makes a top-level resource of the token's user at the fake, holding `files`; its id. */
+  seedProject(title: string, files: Record<string, string | Buffer>): Promise<string>;
+  /** requests of the upstream that send a file's bytes to us, and that take them from us */
+  fileReads: RegExp;
+  fileWrites?: RegExp;
+  stop(): Promise<void>;
+}
+
+export interface RemoteSuiteOptions {
+  /** a target the service only reads from (CurateND) */
+  readOnly?: boolean;
+  /** whether the target keeps checksums of its files (downloads then list nothing in fixity_unverified) */
+  checksums?: boolean;
+  /** whether the target keeps folders of its own (resources are seeded there with folders) */
+  folders?: boolean;
+}
+
+const LAB_TOKEN = 'alice-token';
+/** the lab project every transfer into the remote target starts from */
+const SURVEY = Buffer.from('Survey').toString('base64url');
+
+/** Path -> sha256 of every file below `dir`. */
+function treeOf(dir: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  const visit = (current: string) => {
+    for (const name of readdirSync(current)) {
+      const path = join(current, name);
+      if (statSync(path).isDirectory()) visit(path);
+      else files[relative(dir, path)] = createHash('sha256').update(readFileSync(path)).digest('hex');
+    }
+  };
+  visit(dir);
+  return files;
+}
+
+export function describeRemoteTarget(
+  name: string,
+  setup: () => Promise<RemoteTargetUnderTest>,
+  { readOnly = false, checksums = true, folders = true }: RemoteSuiteOptions = {},
+): void {
+  const whenWritable = readOnly ? describe.skip : describe;
+
+  describe(`${name} end to end (real API, worker and Redis, fake ${name})`, () => {
+    let remote: RemoteTargetUnderTest;
+    let stack: Stack;
+    let http: ReturnType<typeof request>;
+    let labRoot: string;
+    const big = randomBytes(2 << 20);
+    const tree = { 'README.md': '# Survey\n', 'data/big.bin': big, 'data/raw/values.csv': 'a,b\n1,2\n' };
+    /** what is seeded at the target: the same files, flat where the target keeps no folders of its own */
+    const seeded: Record<string, string | Buffer> = folders
+      ? tree
+      : { 'README.md': tree['README.md'], 'big.bin': big, 'values.csv': tree['data/raw/values.csv'] };
+    const digests = (files: Record<string, string | Buffer>) =>
+      Object.fromEntries(
+        Object.entries(files).map(([path, content]) => [
+          path,
+          createHash('sha256').update(content).digest('hex'),
+        ]),
+      );
+
+    const sourceHeaders = (token: string) => ({ 'presqt-source-token': token });
+    const jobHeaders = (source: string, destination: string, duplicate = 'ignore') => ({
+      'presqt-source-token': source,
+      'presqt-destination-token': destination,
+      'presqt-file-duplicate-action': duplicate,
+      'presqt-keyword-action': 'none',
+      'presqt-email-opt-in': '',
+      'content-type': 'application/json',
+    });
+
+    /** Starts a transfer and waits for its end; the final job status response. */
+    async function transfer(to: string, from: string, id: string, container?: string, duplicate = 'ignore') {
+      const [source, destination] = [
+        from === 'lab' ? LAB_TOKEN : remote.token,
+        to === 'lab' ? LAB_TOKEN : remote.token,
+      ];
+      const headers = jobHeaders(source, destination, duplicate);
+      const path = `/api_v1/targets/${to}/resources/${container ? `${container}/` : ''}`;
+      await http
+        .post(path)
+        .set(headers)
+        .send({ source_target_name: from, source_resource_id: id, keywords: [] })
+        .expect(202);
+      return pollUntilDone(stack.baseUrl, '/api_v1/job_status/transfer/', headers, 120_000);
+    }
+
+    /** The files of a lab project by its id (the filesystem's: base64url of its folder), without our metadata file. */
+    function labTree(id: string): Record<string, string> {
+      const files = treeOf(join(labRoot, 'alice', Buffer.from(id, 'base64url').toString('utf8')));
+      delete files['PRESQT_FTS_METADATA.json'];
+      return files;
+    }
+
+    async function download(id: string) {
+      await http
+        .get(`/api_v1/targets/remote/resources/${id}.zip/`)
+        .set({ ...sourceHeaders(remote.token), 'presqt-email-opt-in': '' })
+        .expect(202);
+      const done = await pollUntilDone(
+        stack.baseUrl,
+        '/api_v1/job_status/download.json/',
+        sourceHeaders(remote.token),
+      );
+      return done;
+    }
+
+    beforeAll(async () => {
+      remote = await setup();
+      labRoot = mkdtempSync(join(tmpdir(), 'presqt-lab-'));
+      writeTree(
+        labRoot,
+        Object.fromEntries(Object.entries(tree).map(([path, content]) => [`alice/Survey/${path}`, content])),
+      );
+      const partners = { transfer_in: ['lab'], transfer_out: ['lab'] };
+      const targetsFile = writeTargetsFile([
+        filesystemEntry('lab', labRoot, {
+          supported_transfer_partners: { transfer_in: ['remote'], transfer_out: ['remote'] },
+        }),
+        {
+          ...remote.entry,
+          name: 'remote',
+          supported_transfer_partners: readOnly ? { transfer_in: [], transfer_out: ['lab'] } : partners,
+        },
+      ]);
+      stack = await startStack({
+        env: { TARGETS_FILE: targetsFile, UPSTREAM_RETRY_BASE_MS: '20', UPSTREAM_MAX_WAIT_MS: '5000' },
+      });
+      http = request(stack.baseUrl);
+    });
+
+    beforeEach(() => {
+      remote.fake.clearFaults();
+      remote.fake.latencyMs = 0;
+    });
+
+    afterAll(async () => {
+      await stack?.stop();
+      await remote?.stop();
+    });
+
+    it('lists and shows the user’s resources, and answers 401 for a token the upstream refuses', async () => {
+      const id = await remote.seedProject('Listed Project', { 'a.txt': 'a' });
+      const list = await http
+        .get('/api_v1/targets/remote/resources/')
+        .set(sourceHeaders(remote.token))
+        .expect(200);
+      expect(list.body.resources).toEqual(
+        expect.arrayContaining([expect.objectContaining({ id, title: 'Listed Project', kind: 'container' })]),
+      );
+      const detail = await http
+        .get(`/api_v1/targets/remote/resources/${id}.json/`)
+        .set(sourceHeaders(remote.token))
+        .expect(200);
+      expect(detail.body).toMatchObject({ id, title: 'Listed Project', kind: 'container' });
+      expect(detail.body.children.map((child: { title: string }) => child.title)).toContain('a.txt');
+      const refused = await http
+        .get('/api_v1/targets/remote/resources/')
+        .set(sourceHeaders(remote.badToken))
+        .expect(401);
+      expect(refused.body.error).toMatch(/token/i);
+    });
+
+    it('downloads a resource as a valid bag with every file checked', async () => {
+      const id = await remote.seedProject('Downloaded', seeded);
+      const done = await download(id);
+      expect(done.status).toBe(200);
+      expect(done.body.failed_fixity).toEqual([]);
+      if (checksums) expect(done.body.fixity_unverified).toEqual([]);
+      const zip = await http
+        .get('/api_v1/job_status/download.zip/')
+        .set(sourceHeaders(remote.token))
+        .buffer(true)
+        .parse(binaryParser)
+        .expect(200);
+      const file = await downloadTo(zip, 'download.zip');
+      verifyBagZip(file, `remote_download_${id}`);
+      const unzipped = extractZip(file);
+      expect(treeOf(join(unzipped, `remote_download_${id}`, 'data', 'Downloaded'))).toEqual(digests(seeded));
+    });
+
+    it('retries file reads through 503s and dropped connections, and fails clearly when the upstream stays down', async () => {
+      const id = await remote.seedProject('Faulty', { 'one.txt': 'one', 'two.txt': 'two' });
+      remote.fake.inject({ kind: 'status', status: 503, times: 2, match: { path: remote.fileReads } });
+      remote.fake.inject({ kind: 'reset', times: 1, match: { path: remote.fileReads } });
+      expect((await download(id)).status).toBe(200);
+      remote.fake.inject({ kind: 'status', status: 500, times: 1000, match: { path: remote.fileReads } });
+      const failed = await download(id);
+      expect(failed.status).toBe(500);
+      expect(failed.body).toMatchObject({ status: 'failed', status_code: 502 });
+      expect(failed.body.message).toMatch(/answered 500/);
+    });
+
+    it('answers 401 for a source or a destination token the upstream refuses', async () => {
+      const id = await remote.seedProject('Guarded', { 'a.txt': 'a' });
+      await http
+        .get(`/api_v1/targets/remote/resources/${id}.zip/`)
+        .set({ ...sourceHeaders(remote.badToken), 'presqt-email-opt-in': '' })
+        .expect(401);
+      const badSource = await http
+        .post('/api_v1/targets/lab/resources/')
+        .set(jobHeaders(remote.badToken, LAB_TOKEN))
+        .send({ source_target_name: 'remote', source_resource_id: id, keywords: [] });
+      expect(badSource.status).toBe(401);
+      if (!readOnly) {
+        const badDestination = await http
+          .post('/api_v1/targets/remote/resources/')
+          .set(jobHeaders(LAB_TOKEN, remote.badToken))
+          .send({ source_target_name: 'lab', source_resource_id: SURVEY, keywords: [] });
+        expect(badDestination.status).toBe(401);
+      }
+    });
+
+    it('transfers a resource out to the filesystem byte for byte', async () => {
+      const id = await remote.seedProject('Outbound', seeded);
+      const done = await transfer('lab', 'remote', id);
+      expect(done.status).toBe(200);
+      expect(done.body.failed_fixity).toEqual([]);
+      expect(labTree(done.body.destination_resource_id)).toEqual(digests(seeded));
+    });
+
+    whenWritable('writing', () => {
+      it('comes back byte for byte from a round trip filesystem → target → filesystem', async () => {
+        const there = await transfer('remote', 'lab', SURVEY);
+        expect(there.status).toBe(200);
+        expect(there.body).toMatchObject({ failed_fixity: [], resources_ignored: [], resources_updated: [] });
+        const back = await transfer('lab', 'remote', there.body.destination_resource_id);
+        expect(back.status).toBe(200);
+        expect(back.body.failed_fixity).toEqual([]);
+        expect(labTree(back.body.destination_resource_id)).toEqual(labTree(SURVEY));
+      });
+
+      it('ignores duplicates, and with update replaces only the files that changed', async () => {
+        const there = await transfer('remote', 'lab', SURVEY);
+        const container = there.body.destination_resource_id as string;
+        const again = await transfer('remote', 'lab', SURVEY, container);
+        expect(again.status).toBe(200);
+        expect(again.body.resources_ignored.length).toBeGreaterThanOrEqual(3);
+        expect(again.body.resources_updated).toEqual([]);
+        writeFileSync(join(labRoot, 'alice', 'Survey', 'README.md'), '# Survey, revised\n');
+        try {
+          const updated = await transfer('remote', 'lab', SURVEY, container, 'update');
+          expect(updated.status).toBe(200);
+          expect(updated.body.resources_updated).toEqual(['/Survey/README.md']);
+        } finally {
+          writeFileSync(join(labRoot, 'alice', 'Survey', 'README.md'), tree['README.md']);
+        }
+      });
+
+      it('uploads a bag as a new resource', async () => {
+        const zip = await makeBagZip({
+          files: { 'Uploaded/notes.txt': 'notes', 'Uploaded/deep/more.txt': 'more' },
+        });
+        const headers = {
+          'presqt-destination-token': remote.token,
+          'presqt-file-duplicate-action': 'ignore',
+          'presqt-email-opt-in': '',
+        };
+        await http
+          .post('/api_v1/targets/remote/resources/')
+          .set(headers)
+          .attach('presqt-file', zip, 'bag.zip')
+          .expect(202);
+        const done = await pollUntilDone(stack.baseUrl, '/api_v1/job_status/upload/', {
+          'presqt-destination-token': remote.token,
+        });
+        expect(done.status).toBe(200);
+        expect(done.body.failed_fixity).toEqual([]);
+        const back = await transfer('lab', 'remote', done.body.destination_resource_id);
+        expect(back.status).toBe(200);
+      });
+
+      it('writes through rate limits and 5xx answers of the upstream', async () => {
+        remote.fake.inject({
+          kind: 'status',
+          status: 429,
+          headers: { 'retry-after': '1' },
+          times: 1,
+          match: { path: remote.fileWrites ?? /$^/ },
+        });
+        remote.fake.inject({
+          kind: 'status',
+          status: 503,
+          times: 2,
+          match: { path: remote.fileWrites ?? /$^/ },
+        });
+        const done = await transfer('remote', 'lab', SURVEY);
+        expect(done.status).toBe(200);
+        expect(done.body.failed_fixity).toEqual([]);
+      });
+
+      it('transfers 1,000 files with the worker’s memory flat, the upstream 20 ms away', async () => {
+        const files: Record<string, string> = {};
+        for (let i = 0; i < 1000; i++)
+          files[`alice/Thousand/d${i % 10}/f${i}.txt`] = `file ${i}\n`.repeat(50);
+        writeTree(labRoot, files);
+        remote.fake.latencyMs = 20;
+        const { result, peakMiB } = await peakRssDuring(stack.worker!, () =>
+          transfer('remote', 'lab', Buffer.from('Thousand').toString('base64url')),
+        );
+        expect(result.status).toBe(200);
+        expect(result.body.failed_fixity).toEqual([]);
+        expect(peakMiB).toBeLessThan(300);
+      });
+    });
+  });
+}
