@@ -6,8 +6,8 @@
 
 /** OSF node GUIDs and file ids are letters and digits. */
 const OSF_ID = /^[A-Za-z0-9]{1,64}$/;
-/** Provider names, as WaterButler's routes take them (`\w+`). */
-const PROVIDER = /^\w{1,64}$/;
+/** Provider names: letters, digits, `_` and `-` (OSF's routes take `[a-zA-Z0-9-]`, WaterButler's `\w`). */
+const PROVIDER = /^[A-Za-z0-9_-]{1,64}$/;
 
 export type ParsedId = { kind: 'storage'; node: string; provider: string } | { kind: 'entity'; id: string };
 
