@@ -23,6 +23,7 @@ const DEFAULT_PAGE_SIZE = 10;
 
 type Viewer = FakeUser | null;
 type Handler = (request: FakeRequest, answer: FakeAnswer, viewer: Viewer) => void | Promise<void>;
+type TagsBody = { data?: { id?: string; type?: string; attributes?: { tags?: unknown } } };
 
 export interface ApiSettings {
   /** OSF cuts `page[size]` down to 100 (MAX_PAGE_SIZE); a test may make it smaller */
@@ -34,29 +35,237 @@ function fail(answer: FakeAnswer, status: number, detail: string): void {
   answer.json(status, { errors: [{ detail }], meta: { version: VERSION } });
 }
 
-export function installApiRoutes(
-  api: FakeServer,
-  model: OsfModel,
-  origins: () => Origins,
-  settings: ApiSettings,
-): void {
+export class ApiRoutes {
+  constructor(
+    private readonly api: FakeServer,
+    private readonly model: OsfModel,
+    private readonly origins: () => Origins,
+    private readonly settings: ApiSettings,
+  ) {}
+
+  install(): void {
+    this.userRoutes();
+    this.nodeRoutes();
+    this.storageRoutes();
+    this.fileRoutes();
+  }
+
+  private userRoutes(): void {
+    /** https://developer.osf.io/#operation/base_read */
+    this.api.route(
+      'GET',
+      '/',
+      this.authenticated((_request, answer, viewer) =>
+        answer.json(200, {
+          meta: {
+            message: 'Welcome to the OSF API.',
+            version: VERSION,
+            current_user: viewer && { data: this.user(viewer) },
+          },
+          links: { nodes: `${this.origins().api}/nodes/`, users: `${this.origins().api}/users/` },
+        }),
+      ),
+    );
+    /** https://developer.osf.io/#operation/users_list: newest registrations first; `filter[full_name]` matches substrings. */
+    this.api.route(
+      'GET',
+      '/users/',
+      this.authenticated((request, answer) => {
+        const filters = filtersOf(request, answer, ['full_name']);
+        if (!filters) return;
+        const name = filters.get('full_name')?.toLowerCase() ?? '';
+        const users = this.model.users
+          .filter((user) => user.fullName.toLowerCase().includes(name))
+          .sort((a, b) => b.registered.getTime() - a.registered.getTime());
+        this.page(request, answer, users, (user) => this.user(user));
+      }),
+    );
+    /** https://developer.osf.io/#operation/users_read: `me` is the user behind the token. */
+    this.api.route(
+      'GET',
+      '/users/{user_id}/',
+      this.authenticated((request, answer, viewer) => {
+        const user = this.userNamed(request.params.user_id, viewer);
+        if (!user) return fail(answer, request.params.user_id === 'me' ? 401 : 404, 'Not found.');
+        answer.json(200, { data: this.user(user), meta: { version: VERSION } });
+      }),
+    );
+    /**
+     * https://developer.osf.io/#operation/users_nodes_list: the nodes the user contributes to (only public
+     * ones unless the user is the viewer), newest first; filters by OSF's rules (api/base/filters.py):
+     * `title` a substring, `tags` a whole tag ignoring case, `contributors` a user id, `parent=null` the
+     * top-level nodes (api/nodes/filters.py).
+     */
+    this.api.route(
+      'GET',
+      '/users/{user_id}/nodes/',
+      this.authenticated((request, answer, viewer) => {
+        const user = this.userNamed(request.params.user_id, viewer);
+        if (!user) return fail(answer, 404, 'Not found.');
+        const filters = filtersOf(request, answer, ['id', 'title', 'tags', 'parent', 'contributors']);
+        if (!filters) return;
+        const nodes = [...this.model.nodes.values()].filter(
+          (node) =>
+            !node.deleted &&
+            isContributor(node, user) &&
+            (user === viewer || node.public) &&
+            nodeMatches(node, filters),
+        );
+        this.page(request, answer, sortNodes(nodes, request), (node) => this.node(node, viewer));
+      }),
+    );
+  }
+
+  private nodeRoutes(): void {
+    /** https://developer.osf.io/#operation/nodes_create: `title` and `category` required; private unless `public`. */
+    this.api.route(
+      'POST',
+      '/nodes/',
+      this.authenticated(async (request, answer, viewer) => {
+        if (!viewer) return fail(answer, 401, 'Authentication credentials were not provided.');
+        const body = await request.json<{ data?: { type?: string; attributes?: Record<string, unknown> } }>();
+        if (body?.data?.type !== 'nodes') return fail(answer, 409, 'This resource has a type of "nodes".');
+        const { title, category, public: isPublic } = body.data.attributes ?? {};
+        if (typeof title !== 'string' || title === '' || typeof category !== 'string')
+          return fail(answer, 400, 'This field is required.');
+        const node = this.model.addNode(viewer, title, { category, public: isPublic === true });
+        answer.json(201, { data: this.node(node, viewer), meta: { version: VERSION } });
+      }),
+    );
+    /** https://developer.osf.io/#operation/nodes_read */
+    this.api.route(
+      'GET',
+      '/nodes/{node_id}/',
+      this.authenticated((request, answer, viewer) => {
+        const node = this.nodeFor(request.params.node_id, viewer, answer);
+        if (node) answer.json(200, { data: this.node(node, viewer), meta: { version: VERSION } });
+      }),
+    );
+    /**
+     * https://developer.osf.io/#operation/nodes_partial_update: write contributors only; the body's `id` and
+     * `type` must match (409, https://developer.osf.io/#tag/Request-Formatting). This fake updates tags.
+     */
+    this.api.route(
+      'PATCH',
+      '/nodes/{node_id}/',
+      this.authenticated(async (request, answer, viewer) => {
+        const node = this.nodeFor(request.params.node_id, viewer, answer, true);
+        if (!node) return;
+        const tags = tagsOf(await request.json<TagsBody>(), 'nodes', node.id, answer);
+        if (tags === null) return;
+        if (tags !== undefined) {
+          node.tags = tags;
+          node.modified = this.model.now();
+        }
+        answer.json(200, { data: this.node(node, viewer), meta: { version: VERSION } });
+      }),
+    );
+    /** https://developer.osf.io/#operation/nodes_children_list: the child nodes the viewer may see, newest first. */
+    this.api.route(
+      'GET',
+      '/nodes/{node_id}/children/',
+      this.authenticated((request, answer, viewer) => {
+        const node = this.nodeFor(request.params.node_id, viewer, answer);
+        if (!node) return;
+        const children = [...this.model.nodes.values()].filter(
+          (child) =>
+            child.parent === node && !child.deleted && (child.public || isContributor(child, viewer)),
+        );
+        this.page(request, answer, sortNodes(children, request), (child) => this.node(child, viewer));
+      }),
+    );
+  }
+
+  private storageRoutes(): void {
+    /** https://developer.osf.io/#operation/nodes_providers_list: a node's storage providers, as folders. */
+    this.api.route(
+      'GET',
+      '/nodes/{node_id}/files/',
+      this.authenticated((request, answer, viewer) => {
+        const node = this.nodeFor(request.params.node_id, viewer, answer);
+        if (node)
+          this.page(request, answer, [...node.storages.values()], (root) =>
+            providerJson(root, this.origins()),
+          );
+      }),
+    );
+    /**
+     * https://developer.osf.io/#operation/nodes_files_list: the entries of a provider's root, or of a folder
+     * (a path ending in `/` lists, api/nodes/urls.py), ordered by path (NodeFilesList.ordering);
+     * `filter[name]` matches substrings, `filter[kind]` is `file` or `folder`.
+     */
+    const listFolder = this.authenticated((request, answer, viewer) => {
+      const node = this.nodeFor(request.params.node_id, viewer, answer);
+      if (!node) return;
+      const root = node.storages.get(request.params.provider);
+      const folder = root && folderAtPath(this.model, root, request.params.path ?? '');
+      if (!folder) return fail(answer, 404, 'Not found.');
+      const filters = filtersOf(request, answer, ['name', 'kind']);
+      if (!filters) return;
+      const name = filters.get('name')?.toLowerCase() ?? '';
+      const kind = filters.get('kind');
+      const entries = folder.children
+        .filter(
+          (entry) => entry.name.toLowerCase().includes(name) && (kind === undefined || entry.kind === kind),
+        )
+        .sort((a, b) => compare(materializedPath(a), materializedPath(b)));
+      this.page(request, answer, entries, (entry) => fileJson(entry, this.origins()));
+    });
+    this.api.route('GET', '/nodes/{node_id}/files/{provider}/', listFolder);
+    this.api.route('GET', '/nodes/{node_id}/files/{provider}/{path}/', listFolder, ['path']);
+  }
+
+  private fileRoutes(): void {
+    /** https://developer.osf.io/#operation/files_detail */
+    this.api.route(
+      'GET',
+      '/files/{file_id}/',
+      this.authenticated((request, answer, viewer) => {
+        const entry = this.entryFor(request.params.file_id, viewer, answer);
+        if (entry) answer.json(200, { data: fileJson(entry, this.origins()), meta: { version: VERSION } });
+      }),
+    );
+    /**
+     * https://developer.osf.io/#operation/files_patch: this fake updates tags, which OSF keeps only on
+     * osfstorage files and refuses elsewhere with 409 (BaseFileSerializer.update, api/files/serializers.py).
+     */
+    this.api.route(
+      'PATCH',
+      '/files/{file_id}/',
+      this.authenticated(async (request, answer, viewer) => {
+        const entry = this.entryFor(request.params.file_id, viewer, answer, true);
+        if (!entry) return;
+        const tags = tagsOf(await request.json<TagsBody>(), 'files', entry.id, answer);
+        if (tags === null) return;
+        if (tags !== undefined && entry.provider !== OSF_STORAGE)
+          return fail(
+            answer,
+            409,
+            `File service provider ${entry.provider} does not support tags on the OSF.`,
+          );
+        if (tags !== undefined) entry.tags = tags;
+        answer.json(200, { data: fileJson(entry, this.origins()), meta: { version: VERSION } });
+      }),
+    );
+  }
+
   /** https://developer.osf.io/#tag/Authentication: `Authorization: Bearer <token>`; a token OSF does not know is 401. */
-  const authenticated =
-    (handler: Handler) =>
-    (request: FakeRequest, answer: FakeAnswer): void | Promise<void> => {
+  private authenticated(handler: Handler) {
+    return (request: FakeRequest, answer: FakeAnswer): void | Promise<void> => {
       const header = request.headers.authorization;
       if (header === undefined) return handler(request, answer, null);
-      const viewer = model.userByToken(/^Bearer (.+)$/.exec(header)?.[1] ?? '');
+      const viewer = this.model.userByToken(/^Bearer (.+)$/.exec(header)?.[1] ?? '');
       if (!viewer) return fail(answer, 401, 'User provided an invalid OAuth2 access token');
       return handler(request, answer, viewer);
     };
+  }
 
   /**
    * A node the viewer may see (or write): 404 unknown, 410 deleted (NodeMixin.get_node), 401 without
    * credentials and 403 without permission (https://developer.osf.io/#operation/nodes_read).
    */
-  const nodeFor = (id: string, viewer: Viewer, answer: FakeAnswer, write = false): FakeNode | undefined => {
-    const node = model.nodes.get(id);
+  private nodeFor(id: string, viewer: Viewer, answer: FakeAnswer, write = false): FakeNode | undefined {
+    const node = this.model.nodes.get(id);
     if (!node) return void fail(answer, 404, 'Not found.');
     if (node.deleted) return void fail(answer, 410, 'The requested node is no longer available.');
     const allowed = isContributor(node, viewer) || (!write && node.public);
@@ -64,234 +273,88 @@ export function installApiRoutes(
       return void fail(answer, 401, 'Authentication credentials were not provided.');
     if (!allowed) return void fail(answer, 403, 'You do not have permission to perform this action.');
     return node;
-  };
-
-  const paged = <T>(request: FakeRequest, answer: FakeAnswer, items: T[], serialize: (item: T) => unknown) =>
-    page(api, settings, request, answer, items, serialize);
-
-  /** https://developer.osf.io/#operation/base_read */
-  api.route(
-    'GET',
-    '/',
-    authenticated((_request, answer, viewer) =>
-      answer.json(200, {
-        meta: {
-          message: 'Welcome to the OSF API.',
-          version: VERSION,
-          current_user: viewer && { data: userJson(viewer, origins()) },
-        },
-        links: { nodes: `${origins().api}/nodes/`, users: `${origins().api}/users/` },
-      }),
-    ),
-  );
-
-  /** https://developer.osf.io/#operation/users_list: newest registrations first; `filter[full_name]` matches substrings. */
-  api.route(
-    'GET',
-    '/users/',
-    authenticated((request, answer) => {
-      const filters = filtersOf(request, answer, ['full_name']);
-      if (!filters) return;
-      const name = filters.get('full_name')?.toLowerCase() ?? '';
-      const users = model.users
-        .filter((user) => user.fullName.toLowerCase().includes(name))
-        .sort((a, b) => b.registered.getTime() - a.registered.getTime());
-      paged(request, answer, users, (user) => userJson(user, origins()));
-    }),
-  );
-
-  /** https://developer.osf.io/#operation/users_read: `me` is the user behind the token. */
-  api.route(
-    'GET',
-    '/users/{user_id}/',
-    authenticated((request, answer, viewer) => {
-      const user = userNamed(request.params.user_id, viewer);
-      if (!user) return fail(answer, request.params.user_id === 'me' ? 401 : 404, 'Not found.');
-      answer.json(200, { data: userJson(user, origins()), meta: { version: VERSION } });
-    }),
-  );
-
-  /**
-   * https://developer.osf.io/#operation/users_nodes_list: the nodes the user contributes to (only public ones
-   * unless the user is the viewer), newest first; filters by OSF's rules (api/base/filters.py): `title`
-   * substring, `tags` whole tag ignoring case, `contributors` a user id, `parent=null` the top-level nodes.
-   */
-  api.route(
-    'GET',
-    '/users/{user_id}/nodes/',
-    authenticated((request, answer, viewer) => {
-      const user = userNamed(request.params.user_id, viewer);
-      if (!user) return fail(answer, 404, 'Not found.');
-      const filters = filtersOf(request, answer, ['id', 'title', 'tags', 'parent', 'contributors']);
-      if (!filters) return;
-      const nodes = [...model.nodes.values()].filter(
-        (node) =>
-          !node.deleted &&
-          isContributor(node, user) &&
-          (user === viewer || node.public) &&
-          nodeMatches(node, filters),
-      );
-      paged(request, answer, sortNodes(nodes, request), (node) => nodeJson(node, viewer, origins()));
-    }),
-  );
-
-  /** https://developer.osf.io/#operation/nodes_create: `title` and `category` required; private unless `public`. */
-  api.route(
-    'POST',
-    '/nodes/',
-    authenticated(async (request, answer, viewer) => {
-      if (!viewer) return fail(answer, 401, 'Authentication credentials were not provided.');
-      const body = await request.json<{ data?: { type?: string; attributes?: Record<string, unknown> } }>();
-      if (body?.data?.type !== 'nodes')
-        return fail(
-          answer,
-          409,
-          'This resource has a type of "nodes", but you set the json body\'s type field to something else.',
-        );
-      const { title, category, public: isPublic } = body.data.attributes ?? {};
-      if (typeof title !== 'string' || title === '') return fail(answer, 400, 'This field is required.');
-      if (typeof category !== 'string') return fail(answer, 400, 'This field is required.');
-      const node = model.addNode(viewer, title, { category, public: isPublic === true });
-      answer.json(201, { data: nodeJson(node, viewer, origins()), meta: { version: VERSION } });
-    }),
-  );
-
-  /** https://developer.osf.io/#operation/nodes_read */
-  api.route(
-    'GET',
-    '/nodes/{node_id}/',
-    authenticated((request, answer, viewer) => {
-      const node = nodeFor(request.params.node_id, viewer, answer);
-      if (node) answer.json(200, { data: nodeJson(node, viewer, origins()), meta: { version: VERSION } });
-    }),
-  );
-
-  /**
-   * https://developer.osf.io/#operation/nodes_partial_update: write contributors only; the body's `id` and
-   * `type` must match (409, https://developer.osf.io/#tag/Request-Formatting). This fake updates tags.
-   */
-  api.route(
-    'PATCH',
-    '/nodes/{node_id}/',
-    authenticated(async (request, answer, viewer) => {
-      const node = nodeFor(request.params.node_id, viewer, answer, true);
-      if (!node) return;
-      const body = await request.json<{
-        data?: { id?: string; type?: string; attributes?: { tags?: unknown } };
-      }>();
-      if (body?.data?.type !== 'nodes' || body.data.id !== node.id)
-        return fail(answer, 409, 'Resource identifier does not match server endpoint.');
-      const tags = body.data.attributes?.tags;
-      if (tags !== undefined) {
-        if (!Array.isArray(tags) || !tags.every((tag) => typeof tag === 'string'))
-          return fail(answer, 400, 'Expected a list of items.');
-        node.tags = [...new Set(tags)];
-        node.modified = model.now();
-      }
-      answer.json(200, { data: nodeJson(node, viewer, origins()), meta: { version: VERSION } });
-    }),
-  );
-
-  /** https://developer.osf.io/#operation/nodes_children_list: the child nodes the viewer may see, newest first. */
-  api.route(
-    'GET',
-    '/nodes/{node_id}/children/',
-    authenticated((request, answer, viewer) => {
-      const node = nodeFor(request.params.node_id, viewer, answer);
-      if (!node) return;
-      const children = [...model.nodes.values()].filter(
-        (child) => child.parent === node && !child.deleted && (child.public || isContributor(child, viewer)),
-      );
-      paged(request, answer, sortNodes(children, request), (child) => nodeJson(child, viewer, origins()));
-    }),
-  );
-
-  /** https://developer.osf.io/#operation/nodes_providers_list: a node's storage providers, as folders. */
-  api.route(
-    'GET',
-    '/nodes/{node_id}/files/',
-    authenticated((request, answer, viewer) => {
-      const node = nodeFor(request.params.node_id, viewer, answer);
-      if (node) paged(request, answer, [...node.storages.values()], (root) => providerJson(root, origins()));
-    }),
-  );
-
-  /**
-   * https://developer.osf.io/#operation/nodes_files_list: the entries of a provider's root, or of a folder
-   * (a path ending in `/` lists, api/nodes/urls.py), ordered by path (NodeFilesList.ordering); `filter[name]`
-   * matches substrings, `filter[kind]` is `file` or `folder`.
-   */
-  const listFolder = authenticated((request, answer, viewer) => {
-    const node = nodeFor(request.params.node_id, viewer, answer);
-    if (!node) return;
-    const root = node.storages.get(request.params.provider);
-    const folder = root && folderAtPath(model, root, request.params.path ?? '');
-    if (!folder) return fail(answer, 404, 'Not found.');
-    const filters = filtersOf(request, answer, ['name', 'kind']);
-    if (!filters) return;
-    const name = filters.get('name')?.toLowerCase() ?? '';
-    const entries = folder.children
-      .filter(
-        (entry) =>
-          entry.name.toLowerCase().includes(name) &&
-          (!filters.has('kind') || entry.kind === filters.get('kind')),
-      )
-      .sort((a, b) => compare(materializedPath(a), materializedPath(b)));
-    paged(request, answer, entries, (entry) => fileJson(entry, origins()));
-  });
-  api.route('GET', '/nodes/{node_id}/files/{provider}/', listFolder);
-  api.route('GET', '/nodes/{node_id}/files/{provider}/{path}/', listFolder, ['path']);
-
-  /** https://developer.osf.io/#operation/files_detail: 410 for a deleted file (api/files/views.py). */
-  api.route(
-    'GET',
-    '/files/{file_id}/',
-    authenticated((request, answer, viewer) => {
-      const entry = entryFor(request.params.file_id, viewer, answer);
-      if (entry) answer.json(200, { data: fileJson(entry, origins()), meta: { version: VERSION } });
-    }),
-  );
-
-  /**
-   * https://developer.osf.io/#operation/files_patch: this fake updates tags, which OSF keeps only on
-   * osfstorage files and refuses elsewhere with 409 (BaseFileSerializer.update).
-   */
-  api.route(
-    'PATCH',
-    '/files/{file_id}/',
-    authenticated(async (request, answer, viewer) => {
-      const entry = entryFor(request.params.file_id, viewer, answer, true);
-      if (!entry) return;
-      const body = await request.json<{
-        data?: { id?: string; type?: string; attributes?: { tags?: unknown } };
-      }>();
-      if (body?.data?.type !== 'files' || body.data.id !== entry.id)
-        return fail(answer, 409, 'Resource identifier does not match server endpoint.');
-      const tags = body.data.attributes?.tags;
-      if (tags !== undefined) {
-        if (entry.provider !== OSF_STORAGE)
-          return fail(
-            answer,
-            409,
-            `File service provider ${entry.provider} does not support tags on the OSF.`,
-          );
-        if (!Array.isArray(tags) || !tags.every((tag) => typeof tag === 'string'))
-          return fail(answer, 400, 'Expected a list of items.');
-        entry.tags = [...new Set(tags)];
-      }
-      answer.json(200, { data: fileJson(entry, origins()), meta: { version: VERSION } });
-    }),
-  );
-
-  function userNamed(id: string, viewer: Viewer): FakeUser | undefined {
-    return id === 'me' ? (viewer ?? undefined) : model.users.find((user) => user.id === id);
   }
 
-  function entryFor(id: string, viewer: Viewer, answer: FakeAnswer, write = false): FakeEntry | undefined {
-    const entry = model.entries.get(id);
+  private entryFor(id: string, viewer: Viewer, answer: FakeAnswer, write = false): FakeEntry | undefined {
+    const entry = this.model.entries.get(id);
     if (!entry) return void fail(answer, 404, 'Not found.');
-    return nodeFor(entry.node.id, viewer, answer, write) && entry;
+    return this.nodeFor(entry.node.id, viewer, answer, write) && entry;
   }
+
+  private userNamed(id: string, viewer: Viewer): FakeUser | undefined {
+    return id === 'me' ? (viewer ?? undefined) : this.model.users.find((user) => user.id === id);
+  }
+
+  private user(user: FakeUser) {
+    return userJson(user, this.origins());
+  }
+
+  private node(node: FakeNode, viewer: Viewer) {
+    return nodeJson(node, viewer, this.origins());
+  }
+
+  /**
+   * A page of a collection (api/base/pagination.py, version 2.1 and later): `page[size]` (default 10, at most
+   * the maximum), `page` (404 "Invalid page." past the last), `meta.total` and `meta.per_page`, and `links`
+   * whose `first`/`prev` are null on the first page and `last`/`next` null on the last.
+   */
+  private page<T>(
+    request: FakeRequest,
+    answer: FakeAnswer,
+    items: T[],
+    serialize: (item: T) => unknown,
+  ): void {
+    const params = request.url.searchParams;
+    const asked = Number(params.get('page[size]'));
+    const size = Math.min(
+      Number.isInteger(asked) && asked > 0 ? asked : DEFAULT_PAGE_SIZE,
+      this.settings.maxPageSize,
+    );
+    const number = params.has('page') ? Number(params.get('page')) : 1;
+    const pages = Math.max(1, Math.ceil(items.length / size));
+    if (!Number.isInteger(number) || number < 1 || number > pages) return fail(answer, 404, 'Invalid page.');
+    const link = (n: number) => {
+      const query = new URLSearchParams(params);
+      if (n === 1) query.delete('page');
+      else query.set('page', String(n));
+      const search = query.toString();
+      return `${this.api.origin}${request.url.pathname}${search ? `?${search}` : ''}`;
+    };
+    answer.json(200, {
+      data: items.slice((number - 1) * size, number * size).map(serialize),
+      meta: { total: items.length, per_page: size, version: VERSION },
+      links: {
+        self: link(number),
+        first: number > 1 ? link(1) : null,
+        last: number < pages ? link(pages) : null,
+        prev: number > 1 ? link(number - 1) : null,
+        next: number < pages ? link(number + 1) : null,
+      },
+    });
+  }
+}
+
+/**
+ * The tags of a PATCH body: undefined when it sets none, null when it was answered with an error (its `type`
+ * and `id` must match the entity: 409, https://developer.osf.io/#tag/Request-Formatting).
+ */
+function tagsOf(
+  body: TagsBody | null,
+  type: string,
+  id: string,
+  answer: FakeAnswer,
+): string[] | undefined | null {
+  if (body?.data?.type !== type || body.data.id !== id) {
+    fail(answer, 409, 'Resource identifier does not match server endpoint.');
+    return null;
+  }
+  const tags = body.data.attributes?.tags;
+  if (tags === undefined) return undefined;
+  if (!Array.isArray(tags) || !tags.every((tag) => typeof tag === 'string')) {
+    fail(answer, 400, 'Expected a list of items.');
+    return null;
+  }
+  return [...new Set(tags)];
 }
 
 /** `filter[field]` and `filter[field][op]` parameters by field; 400 for a field the fake does not filter on. */
@@ -359,46 +422,4 @@ function folderAtPath(model: OsfModel, root: FakeFolder, path: string): FakeFold
       (child): child is FakeFolder => child.kind === 'folder' && child.name === name,
     );
   return folder;
-}
-
-/**
- * A page of a collection (api/base/pagination.py, version 2.1 and later): `page[size]` (default 10, at most
- * the maximum), `page` (404 "Invalid page." past the last), `meta.total` and `meta.per_page`, and `links`
- * whose `first`/`prev` are null on the first page and `last`/`next` null on the last.
- */
-function page<T>(
-  server: FakeServer,
-  settings: ApiSettings,
-  request: FakeRequest,
-  answer: FakeAnswer,
-  items: T[],
-  serialize: (item: T) => unknown,
-): void {
-  const params = request.url.searchParams;
-  const asked = Number(params.get('page[size]'));
-  const size = Math.min(
-    Number.isInteger(asked) && asked > 0 ? asked : DEFAULT_PAGE_SIZE,
-    settings.maxPageSize,
-  );
-  const number = params.has('page') ? Number(params.get('page')) : 1;
-  const pages = Math.max(1, Math.ceil(items.length / size));
-  if (!Number.isInteger(number) || number < 1 || number > pages) return fail(answer, 404, 'Invalid page.');
-  const link = (n: number) => {
-    const query = new URLSearchParams(params);
-    if (n === 1) query.delete('page');
-    else query.set('page', String(n));
-    const search = query.toString();
-    return `${server.origin}${request.url.pathname}${search ? `?${search}` : ''}`;
-  };
-  answer.json(200, {
-    data: items.slice((number - 1) * size, number * size).map(serialize),
-    meta: { total: items.length, per_page: size, version: VERSION },
-    links: {
-      self: link(number),
-      first: number > 1 ? link(1) : null,
-      last: number < pages ? link(pages) : null,
-      prev: number > 1 ? link(number - 1) : null,
-      next: number < pages ? link(number + 1) : null,
-    },
-  });
 }

@@ -1,5 +1,5 @@
 import { FakeServer } from '../fake-server';
-import { installApiRoutes, type ApiSettings } from './api-routes';
+import { ApiRoutes, type ApiSettings } from './api-routes';
 import type { Origins } from './json';
 import {
   childNamed,
@@ -11,7 +11,7 @@ import {
   type FakeNode,
   type FakeUser,
 } from './model';
-import { installWaterButlerRoutes, installWebsiteRoutes } from './waterbutler-routes';
+import { installWebsiteRoutes, WaterButlerRoutes } from './waterbutler-routes';
 
 /** Files by path; a path ending in `/` is an empty folder. */
 export type FakeTree = Record<string, string | Buffer>;
@@ -32,8 +32,8 @@ export class OsfFake {
   async start(): Promise<this> {
     await Promise.all([this.api.start(), this.files.start(), this.storage.start(), this.web.start()]);
     const origins = (): Origins => ({ api: this.api.url, files: this.files.origin, web: this.web.origin });
-    installApiRoutes(this.api, this.model, origins, this.settings);
-    installWaterButlerRoutes(this.files, this.model, origins, this.storage);
+    new ApiRoutes(this.api, this.model, origins, this.settings).install();
+    new WaterButlerRoutes(this.files, this.storage, this.model, origins).install();
     installWebsiteRoutes(this.web, this.model, origins);
     return this;
   }
