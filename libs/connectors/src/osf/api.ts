@@ -6,7 +6,7 @@ import { link, type CollectionDocument, type Entity } from './entities';
  * its total in a top-level `meta`; from 2.2 on, dates are UTC; from 2.9 on, an empty to-one relationship is
  * `{data: null}` rather than left out.
  */
-export const API_VERSION = '2.20';
+const API_VERSION = '2.20';
 const ACCEPT = `application/vnd.api+json; version=${API_VERSION}`;
 /** The page size of the listings the connector reads whole (walks, children): OSF's largest. */
 const LISTING_PAGE_SIZE = 100;

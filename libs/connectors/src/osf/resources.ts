@@ -1,5 +1,5 @@
 import type { HashAlgorithm, ResourceDetail, ResourceSummary } from '../connector';
-import { isFolder, OSF_STORAGE, relatedId, type Hashes, type OsfFile, type OsfNode } from './entities';
+import { isFolder, link, OSF_STORAGE, relatedId, type Hashes, type OsfFile, type OsfNode } from './entities';
 
 /**
  * How OSF's entities appear as resources: projects and components are containers of kind `project`, a
@@ -109,4 +109,18 @@ export function fileExtra(file: OsfFile): ResourceDetail['extra'] {
     ...(downloads === undefined ? {} : { downloads }),
     html: file.links?.html ?? null,
   };
+}
+
+/**
+ * A file's WaterButler URL, where GET downloads it and PUT stores a new version: OSF gives it as the file's
+ * `upload` link. Its `download` link leads to the OSF website instead (osf.io/download/<id>/), an origin that
+ * is not trusted with the token and that sends requests without one to the login page.
+ */
+export function fileUrl(file: OsfFile): string {
+  return link(file, 'upload');
+}
+
+/** A node's title as one path segment: OSF titles may hold slashes, names in a walk may not. */
+export function pathSegment(title: string): string {
+  return title.replace(/\//g, '_');
 }

@@ -1,8 +1,8 @@
 import type { RemoteFile, RemoteFolder } from '../connector';
 import type { OsfApi } from './api';
-import { isFolder, link, related, OSF_STORAGE, type OsfFile, type OsfNode } from './entities';
+import { isFolder, related, OSF_STORAGE, type OsfFile, type OsfNode } from './entities';
 import { locate, storagesOf } from './locate';
-import { knownHashes } from './resources';
+import { fileUrl, knownHashes, pathSegment } from './resources';
 import type { WaterButler } from './waterbutler';
 
 type Entry = RemoteFolder | RemoteFile;
@@ -19,11 +19,11 @@ export async function* walk(api: OsfApi, files: WaterButler, id: string): AsyncG
   } else if (located.kind === 'storage') {
     const path = located.storage.attributes.name;
     yield { kind: 'folder', path };
-    yield* walkFolder(api, files, located.storage, path);
+    yield* walkFolder(api, files, related(located.storage, 'files'), path);
   } else if (isFolder(located.file)) {
     const path = located.file.attributes.name;
     yield { kind: 'folder', path };
-    yield* walkFolder(api, files, located.file, path);
+    yield* walkFolder(api, files, related(located.file, 'files'), path);
   } else {
     yield remoteFile(files, located.file, located.file.attributes.name);
   }
@@ -38,11 +38,11 @@ async function* walkNode(
   yield { kind: 'folder', path };
   for (const storage of await storagesOf(api, node)) {
     if (storage.attributes.provider === OSF_STORAGE) {
-      yield* walkFolder(api, files, storage, path);
+      yield* walkFolder(api, files, related(storage, 'files'), path);
     } else {
       const storagePath = `${path}/${storage.attributes.name}`;
       yield { kind: 'folder', path: storagePath };
-      yield* walkFolder(api, files, storage, storagePath);
+      yield* walkFolder(api, files, related(storage, 'files'), storagePath);
     }
   }
   for await (const component of api.all<OsfNode>(related(node, 'children'))) {
@@ -50,22 +50,25 @@ async function* walkNode(
   }
 }
 
-/** A folder's files as they are listed, then each subfolder; only the subfolders' links are held meanwhile. */
+/**
+ * A folder's files as they are listed (its `files` relationship), then each subfolder; only the subfolders'
+ * listing links are held meanwhile.
+ */
 async function* walkFolder(
   api: OsfApi,
   files: WaterButler,
-  folder: OsfFile,
+  filesUrl: string,
   path: string,
 ): AsyncGenerator<Entry> {
-  const subfolders: { path: string; folder: OsfFile }[] = [];
-  for await (const entry of api.all<OsfFile>(related(folder, 'files'))) {
+  const subfolders: { path: string; filesUrl: string }[] = [];
+  for await (const entry of api.all<OsfFile>(filesUrl)) {
     const entryPath = `${path}/${entry.attributes.name}`;
-    if (isFolder(entry)) subfolders.push({ path: entryPath, folder: entry });
+    if (isFolder(entry)) subfolders.push({ path: entryPath, filesUrl: related(entry, 'files') });
     else yield remoteFile(files, entry, entryPath);
   }
   for (const subfolder of subfolders) {
     yield { kind: 'folder', path: subfolder.path };
-    yield* walkFolder(api, files, subfolder.folder, subfolder.path);
+    yield* walkFolder(api, files, subfolder.filesUrl, subfolder.path);
   }
 }
 
@@ -83,18 +86,4 @@ function remoteFile(files: WaterButler, file: OsfFile, path: string): RemoteFile
     },
     open: () => files.download(fileUrl(file)),
   };
-}
-
-/**
- * A file's WaterButler URL, where GET downloads it and PUT stores a new version: OSF gives it as the file's
- * `upload` link. Its `download` link leads to the OSF website instead (osf.io/download/<id>/), an origin that
- * is not trusted with the token and that sends requests without one to the login page.
- */
-export function fileUrl(file: OsfFile): string {
-  return link(file, 'upload');
-}
-
-/** A node's title as one path segment: OSF titles may hold slashes, names in a walk may not. */
-export function pathSegment(title: string): string {
-  return title.replace(/\//g, '_');
 }

@@ -10,9 +10,8 @@ import { ConnectorError } from '../connector-error';
 import type { OsfApi } from './api';
 import { isFolder, link, related, OSF_STORAGE, type OsfFile, type OsfNode } from './entities';
 import { locate, nodeOf, storagesOf } from './locate';
-import { knownHashes, nodeSummary } from './resources';
+import { fileUrl, knownHashes, nodeSummary, pathSegment } from './resources';
 import type { OsfSessionContext } from './session-context';
-import { fileUrl, pathSegment } from './walking';
 import type { StoredFile } from './waterbutler';
 
 /** A folder files are written into: where OSF lists it and where WaterButler takes new entries. */
