@@ -14,7 +14,7 @@ import {
 /**
  * OSF API v2 as the connector uses it, answering as version 2.20 does. Docs: https://developer.osf.io/
  * (operation ids in each route's comment); behaviour not in the docs follows OSF's code
- * (github.com/CenterForOpenScience/osf.io, api/), as each comment says.
+ * (https://github.com/CenterForOpenScience/osf.io, the files named in each comment).
  */
 
 const VERSION = '2.20';

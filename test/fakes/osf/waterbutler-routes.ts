@@ -37,7 +37,11 @@ export class WaterButlerRoutes {
     this.files.route('GET', '/v1/resources/{resource}/providers/{provider}/{path}', get, ['path']);
     this.files.route('PUT', '/v1/resources/{resource}/providers/{provider}/', put);
     this.files.route('PUT', '/v1/resources/{resource}/providers/{provider}/{path}', put, ['path']);
-    /** A signed URL of the cloud storage: no credentials, a signature instead; Range honoured. */
+    /**
+     * A signed URL of the cloud storage osfstorage redirects downloads to (Google Cloud Storage in production:
+     * https://cloud.google.com/storage/docs/access-control/signed-urls, WaterButler's googlecloud provider):
+     * no credentials, a signature instead; Range honoured (https://cloud.google.com/storage/docs/xml-api/get-object-download).
+     */
     this.storage.route('GET', `/${BUCKET}/{key}`, async (request, answer) => {
       const blob = this.model.blobs.get(request.params.key);
       if (!request.url.searchParams.get('Signature')) return fail(answer, 403, 'AccessDenied');
@@ -126,8 +130,9 @@ export class WaterButlerRoutes {
 }
 
 /**
- * The website's download route (website/routes.py, persistent_file_download): anyone without access to a
- * private file goes to the login page; others to the file's WaterButler URL.
+ * The website's download route, where OSF's `links.download` points (persistent_file_download in
+ * https://github.com/CenterForOpenScience/osf.io/blob/develop/addons/base/views.py): anyone without access to
+ * a private file goes to the login page; others to the file's WaterButler URL.
  */
 export function installWebsiteRoutes(web: FakeServer, model: OsfModel, origins: () => Origins): void {
   web.route('GET', '/download/{file_id}/', (request, answer) => {
