@@ -539,6 +539,26 @@ describe('osf connector', () => {
       expect(fake.contentOf(project, 'data/new/b.txt')?.toString()).toBe('b');
     });
 
+    it('uses a folder another writer made meanwhile, when WaterButler answers 409', async () => {
+      const project = fake.addProject(alice, 'Race');
+      const writers = await Promise.all(
+        [1, 2].map(() => session.openWriter(project.id, { newProject: false, message: 'test' })),
+      );
+      // both writers find no folder, then both ask WaterButler to make it
+      await Promise.all(
+        writers.map((writer, i) => writer.putFile(['shared', `${i}.txt`], incoming(`${i}`), 'ignore')),
+      );
+      const folderPuts = fake.files.requests.filter(
+        (request) => parsed(request).searchParams.get('kind') === 'folder',
+      );
+      expect(folderPuts).toHaveLength(2);
+      expect(fake.files.answers.map((answer) => answer.status)).toContain(409);
+      const root = project.storages.get('osfstorage')!;
+      expect(root.children.map((child) => child.name)).toEqual(['shared']);
+      expect(fake.contentOf(project, 'shared/0.txt')?.toString()).toBe('0');
+      expect(fake.contentOf(project, 'shared/1.txt')?.toString()).toBe('1');
+    });
+
     it("numbers a title the user already has at the top level, but not another user's or a component's", async () => {
       const survey = fake.addProject(alice, 'Survey');
       fake.addProject(alice, 'Survey (2)', {}, { parent: survey });
