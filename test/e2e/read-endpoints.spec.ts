@@ -57,7 +57,8 @@ describe('read endpoints (real API and worker processes)', () => {
       {
         ...filesystemEntry('osf', root),
         connector: 'osf',
-        options: {},
+        // the connector probes its own API's root for the status
+        options: { api_url: `http://127.0.0.1:${upstreamPort}/v2/` },
         status_url: `http://127.0.0.1:${upstreamPort}/v2/`,
       },
       {
@@ -289,8 +290,8 @@ describe('read endpoints (real API and worker processes)', () => {
     it('answers 404 for an unknown target and 501 for a target whose connector has not landed', async () => {
       const missing = await http.get('/api_v1/targets/nope/resources/').set(ALICE).expect(404);
       expect(missing.body).toEqual({ error: "PresQT Error: 'nope' is not a valid Target name." });
-      const pending = await http.get('/api_v1/targets/osf/resources/').set(ALICE).expect(501);
-      expect(pending.body.error).toContain("'osf' connector");
+      const pending = await http.get('/api_v1/targets/github/resources/').set(ALICE).expect(501);
+      expect(pending.body.error).toContain("'github' connector");
     });
   });
 

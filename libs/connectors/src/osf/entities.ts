@@ -1,0 +1,93 @@
+import { ConnectorError } from '../connector-error';
+
+/**
+ * The JSON:API objects of OSF API v2 that the connector reads (https://developer.osf.io/#tag/Entities-and-Entity-Collections):
+ * `attributes`, `relationships.<name>.links.related.href` (and `data` naming a single related entity) and
+ * `links`.
+ */
+
+export interface Relationship {
+  links?: { related?: { href?: string | null } };
+  data?: { id: string; type: string } | null;
+}
+
+export interface Entity<Attributes> {
+  id: string;
+  type: string;
+  attributes: Attributes;
+  relationships?: Record<string, Relationship | undefined>;
+  links?: Record<string, string | null | undefined>;
+}
+
+export interface UserAttributes {
+  full_name: string;
+}
+
+export interface NodeAttributes {
+  title: string;
+  category: string;
+  description?: string | null;
+  date_created: string;
+  date_modified: string;
+  tags: string[];
+  public: boolean;
+  [attribute: string]: unknown;
+}
+
+export interface Hashes {
+  md5?: string | null;
+  sha256?: string | null;
+}
+
+/** Files, folders and storage providers (the root folder of each storage) are all of type `files`. */
+export interface FileAttributes {
+  name: string;
+  kind: 'file' | 'folder';
+  provider: string;
+  path: string;
+  materialized_path?: string;
+  size?: number | null;
+  date_created?: string | null;
+  date_modified?: string | null;
+  tags?: string[];
+  extra?: { hashes?: Hashes; [key: string]: unknown };
+  [attribute: string]: unknown;
+}
+
+export type OsfUser = Entity<UserAttributes>;
+export type OsfNode = Entity<NodeAttributes>;
+export type OsfFile = Entity<FileAttributes>;
+
+/** A page of an entity collection, as versions 2.1 and later answer it. */
+export interface CollectionDocument<T> {
+  data: T[];
+  meta?: { total?: number; per_page?: number };
+  links?: { next?: string | null };
+}
+
+/** The provider every node has: OSF's own storage. */
+export const OSF_STORAGE = 'osfstorage';
+
+/** The URL of an entity's relationship, as OSF gives it. */
+export function related(entity: Entity<unknown>, name: string): string {
+  const href = entity.relationships?.[name]?.links?.related?.href;
+  if (!href)
+    throw new ConnectorError(502, `OSF gave no '${name}' relationship for ${entity.type} ${entity.id}.`);
+  return href;
+}
+
+/** The id of the single entity a relationship names, if it names one. */
+export function relatedId(entity: Entity<unknown>, name: string): string | null {
+  return entity.relationships?.[name]?.data?.id ?? null;
+}
+
+/** One of an entity's `links`, as OSF gives it. */
+export function link(entity: Entity<unknown>, name: string): string {
+  const href = entity.links?.[name];
+  if (!href) throw new ConnectorError(502, `OSF gave no '${name}' link for ${entity.type} ${entity.id}.`);
+  return href;
+}
+
+export function isFolder(file: OsfFile): boolean {
+  return file.attributes.kind === 'folder';
+}

@@ -1,0 +1,2 @@
+export { osfConnector } from './osf.connector';
+export type { OsfOptions } from './options';

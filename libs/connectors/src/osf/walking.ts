@@ -1,0 +1,89 @@
+import type { RemoteFile, RemoteFolder } from '../connector';
+import type { OsfApi } from './api';
+import { isFolder, related, OSF_STORAGE, type OsfFile, type OsfNode } from './entities';
+import { locate, storagesOf } from './locate';
+import { fileUrl, knownHashes, pathSegment } from './resources';
+import type { WaterButler } from './waterbutler';
+
+type Entry = RemoteFolder | RemoteFile;
+
+/**
+ * Every folder and file of a resource, depth first, each level's files before its folders, in OSF's order
+ * (by path). A project holds its osfstorage files directly, then a folder per other storage provider, then
+ * a folder per component (laid out the same way), so that a tree uploaded from elsewhere comes back as it was.
+ */
+export async function* walk(api: OsfApi, files: WaterButler, id: string): AsyncGenerator<Entry> {
+  const located = await locate(api, id);
+  if (located.kind === 'node') {
+    yield* walkNode(api, files, located.node, pathSegment(located.node.attributes.title));
+  } else if (located.kind === 'storage') {
+    const path = located.storage.attributes.name;
+    yield { kind: 'folder', path };
+    yield* walkFolder(api, files, related(located.storage, 'files'), path);
+  } else if (isFolder(located.file)) {
+    const path = located.file.attributes.name;
+    yield { kind: 'folder', path };
+    yield* walkFolder(api, files, related(located.file, 'files'), path);
+  } else {
+    yield remoteFile(files, located.file, located.file.attributes.name);
+  }
+}
+
+async function* walkNode(
+  api: OsfApi,
+  files: WaterButler,
+  node: OsfNode,
+  path: string,
+): AsyncGenerator<Entry> {
+  yield { kind: 'folder', path };
+  for (const storage of await storagesOf(api, node)) {
+    if (storage.attributes.provider === OSF_STORAGE) {
+      yield* walkFolder(api, files, related(storage, 'files'), path);
+    } else {
+      const storagePath = `${path}/${storage.attributes.name}`;
+      yield { kind: 'folder', path: storagePath };
+      yield* walkFolder(api, files, related(storage, 'files'), storagePath);
+    }
+  }
+  for await (const component of api.all<OsfNode>(related(node, 'children'))) {
+    yield* walkNode(api, files, component, `${path}/${pathSegment(component.attributes.title)}`);
+  }
+}
+
+/**
+ * A folder's files as they are listed (its `files` relationship), then each subfolder; only the subfolders'
+ * listing links are held meanwhile.
+ */
+async function* walkFolder(
+  api: OsfApi,
+  files: WaterButler,
+  filesUrl: string,
+  path: string,
+): AsyncGenerator<Entry> {
+  const subfolders: { path: string; filesUrl: string }[] = [];
+  for await (const entry of api.all<OsfFile>(filesUrl)) {
+    const entryPath = `${path}/${entry.attributes.name}`;
+    if (isFolder(entry)) subfolders.push({ path: entryPath, filesUrl: related(entry, 'files') });
+    else yield remoteFile(files, entry, entryPath);
+  }
+  for (const subfolder of subfolders) {
+    yield { kind: 'folder', path: subfolder.path };
+    yield* walkFolder(api, files, subfolder.filesUrl, subfolder.path);
+  }
+}
+
+/** A walked file: its bytes from WaterButler, its checksums as OSF keeps them. */
+function remoteFile(files: WaterButler, file: OsfFile, path: string): RemoteFile {
+  return {
+    kind: 'file',
+    path,
+    size: file.attributes.size ?? 0,
+    sourceHashes: async (wanted) => {
+      const kept: Record<string, string | undefined> = knownHashes(file);
+      return Object.fromEntries(
+        wanted.flatMap((algorithm) => (kept[algorithm] ? [[algorithm, kept[algorithm]]] : [])),
+      );
+    },
+    open: () => files.download(fileUrl(file)),
+  };
+}

@@ -1,0 +1,65 @@
+import type { Readable } from 'node:stream';
+import type { IncomingFile } from '../connector';
+import { ConnectorError } from '../connector-error';
+import type { UpstreamClient } from '../http';
+import type { Entity, Hashes } from './entities';
+
+/** WaterButler's account of a file it stored: https://waterbutler.readthedocs.io/en/latest/api.html */
+export type StoredFile = Entity<{
+  name: string;
+  path: string;
+  provider: string;
+  extra?: { hashes?: Hashes };
+}>;
+
+/**
+ * OSF's file service, WaterButler (API v1), reached through the URLs OSF gives in `links`: a file's URL
+ * downloads it on GET and takes a new version on PUT; a folder's `upload` link takes a new file and its
+ * `new_folder` link a new subfolder (https://waterbutler.readthedocs.io/en/latest/api.html#actions).
+ */
+export class WaterButler {
+  constructor(private readonly http: UpstreamClient) {}
+
+  /** A file's bytes, streamed; WaterButler may redirect to the storage that holds them (osfstorage does). */
+  async download(fileUrl: string): Promise<Readable> {
+    return (await this.http.stream({ url: this.trusted(fileUrl) })).body;
+  }
+
+  /** Stores a file's bytes, streamed with their length: 201 for a new file, 200 for a new version. */
+  async upload(url: string, query: Record<string, string>, file: IncomingFile): Promise<StoredFile> {
+    const { data } = await this.http.json<{ data: StoredFile }>({
+      method: 'PUT',
+      url: this.trusted(url),
+      query,
+      headers: { 'content-length': String(file.size), 'content-type': 'application/octet-stream' },
+      body: () => file.open(),
+    });
+    return data.data;
+  }
+
+  /** Makes a subfolder; one that exists already (409) is left as it is. */
+  async makeFolder(newFolderUrl: string, name: string): Promise<void> {
+    const response = await this.http.request({
+      method: 'PUT',
+      url: this.trusted(newFolderUrl),
+      query: { name },
+    });
+    if (response.status !== 201 && response.status !== 409) throw await this.http.failure(response);
+    await response.body.dump();
+  }
+
+  /**
+   * A URL of the file service, refused when it is not at an origin trusted with the token: OSF serves the
+   * files of a project stored in another region from that region's file service, and a request sent there
+   * without the token would fail as if the token were wrong.
+   */
+  private trusted(url: string): string {
+    const target = new URL(url);
+    if (!this.http.upstream.isTrusted(target))
+      throw new ConnectorError(
+        502,
+        `OSF keeps these files at ${target.origin}, a file service this target does not trust with the token (options.files_url names the one it trusts).`,
+      );
+    return url;
+  }
+}

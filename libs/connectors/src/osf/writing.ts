@@ -1,0 +1,207 @@
+import { createStreamHasher } from '@app/fixity';
+import type {
+  DuplicateAction,
+  IncomingFile,
+  PutFileResult,
+  ResourceSummary,
+  ResourceWriter,
+} from '../connector';
+import { ConnectorError } from '../connector-error';
+import type { OsfApi } from './api';
+import { isFolder, link, related, OSF_STORAGE, type OsfFile, type OsfNode } from './entities';
+import { locate, nodeOf, storagesOf } from './locate';
+import { fileUrl, knownHashes, nodeSummary, pathSegment } from './resources';
+import type { OsfSessionContext } from './session-context';
+import type { StoredFile } from './waterbutler';
+
+/** A folder files are written into: where OSF lists it and where WaterButler takes new entries. */
+interface Destination {
+  /** its `files` relationship: its content, filterable by name and kind */
+  filesUrl: string;
+  uploadUrl: string;
+  newFolderUrl: string;
+  /** `/`-separated, as a walk of its project shows it */
+  path: string;
+}
+
+/** Makes a private (unless `public`) project, numbering a title the user already has at the top level. */
+export async function createProject(context: OsfSessionContext, title: string): Promise<ResourceSummary> {
+  const taken = new Set<string>();
+  // OSF's title filter matches substrings: every title this one could clash with is among its answers
+  const query = { 'filter[parent]': 'null', 'filter[title]': title };
+  for await (const node of context.api.all<OsfNode>(context.user.nodesUrl, query))
+    taken.add(node.attributes.title);
+  let candidate = title;
+  for (let n = 2; taken.has(candidate); n++) candidate = `${title} (${n})`;
+  const node = await context.api.create<OsfNode>('nodes/', 'nodes', {
+    title: candidate,
+    category: 'project',
+    public: context.publicProjects,
+  });
+  return nodeSummary(node, null);
+}
+
+/**
+ * A writer into a project or component (its osfstorage), a storage or a folder. Each file is stored as it is
+ * put, so there is nothing to commit; folders met on the way are found or made once per writer.
+ */
+export async function openWriter(context: OsfSessionContext, containerId: string): Promise<ResourceWriter> {
+  const root = await destinationOf(context.api, containerId);
+  const folders = new Map<string, Promise<Destination>>([['', Promise.resolve(root)]]);
+  const folderAt = (segments: readonly string[]): Promise<Destination> => {
+    const key = segments.join('/');
+    let folder = folders.get(key);
+    if (!folder) {
+      const making = folderAt(segments.slice(0, -1)).then((parent) =>
+        ensureFolder(context, parent, segments[segments.length - 1]),
+      );
+      making.catch(() => folders.get(key) === making && folders.delete(key));
+      folder = making;
+      folders.set(key, folder);
+    }
+    return folder;
+  };
+  return {
+    putFile: async (path, file, duplicate) => {
+      checkNames(path);
+      const folder = await folderAt(path.slice(0, -1));
+      return putFile(context, folder, path[path.length - 1], file, duplicate);
+    },
+    restage: () => undefined,
+    commit: async () => undefined,
+  };
+}
+
+/** Where writes into a resource go: a project's osfstorage, or the storage or folder itself. */
+async function destinationOf(api: OsfApi, id: string): Promise<Destination> {
+  const located = await locate(api, id);
+  switch (located.kind) {
+    case 'node': {
+      const { node } = located;
+      const storage = (await storagesOf(api, node)).find((each) => each.attributes.provider === OSF_STORAGE);
+      if (!storage) throw new ConnectorError(400, `The project ${id} has no OSF Storage to write into.`);
+      return destination(storage, `/${pathSegment(node.attributes.title)}`);
+    }
+    case 'storage':
+      return destination(located.storage, storagePath(located.node, located.storage.attributes.provider));
+    case 'file': {
+      const { file } = located;
+      if (!isFolder(file)) throw new ConnectorError(400, `The Resource provided, ${id}, is not a container`);
+      const materialized = (file.attributes.materialized_path ?? `/${file.attributes.name}`).replace(
+        /\/$/,
+        '',
+      );
+      return destination(
+        file,
+        `${storagePath(await nodeOf(api, file), file.attributes.provider)}${materialized}`,
+      );
+    }
+  }
+}
+
+function storagePath(node: OsfNode, provider: string): string {
+  const project = `/${pathSegment(node.attributes.title)}`;
+  return provider === OSF_STORAGE ? project : `${project}/${provider}`;
+}
+
+function destination(folder: OsfFile, path: string): Destination {
+  return {
+    filesUrl: related(folder, 'files'),
+    uploadUrl: link(folder, 'upload'),
+    newFolderUrl: link(folder, 'new_folder'),
+    path,
+  };
+}
+
+function checkNames(path: readonly string[]): void {
+  const bad = (name: string) => name === '' || name === '.' || name === '..' || name.includes('/');
+  if (path.length === 0 || path.some(bad))
+    throw new ConnectorError(400, `'${path.join('/')}' cannot be used as a file path at OSF.`);
+}
+
+/** The entry of a folder with this name and kind, if there is one (OSF filters by substring; pages followed). */
+async function findEntry(api: OsfApi, folder: Destination, name: string, kind: 'file' | 'folder') {
+  const query = { 'filter[name]': name, 'filter[kind]': kind };
+  for await (const entry of api.all<OsfFile>(folder.filesUrl, query)) {
+    if (entry.attributes.name === name && entry.attributes.kind === kind) return entry;
+  }
+  return undefined;
+}
+
+/** The subfolder with this name, made when missing (WaterButler answers 409 when it exists already). */
+async function ensureFolder(
+  context: OsfSessionContext,
+  parent: Destination,
+  name: string,
+): Promise<Destination> {
+  const path = `${parent.path}/${name}`;
+  const existing = await findEntry(context.api, parent, name, 'folder');
+  if (existing) return destination(existing, path);
+  await context.files.makeFolder(parent.newFolderUrl, name);
+  const made = await findEntry(context.api, parent, name, 'folder');
+  if (!made) throw new ConnectorError(502, `OSF does not list the folder '${name}' it made.`);
+  return destination(made, path);
+}
+
+/**
+ * Stores one file in a folder: a new file by the folder's upload link; an existing one left alone (`ignore`,
+ * without reading the incoming bytes) or given a new version by its own upload link when its content differs
+ * from what OSF's checksums say it holds (`update`).
+ */
+async function putFile(
+  context: OsfSessionContext,
+  folder: Destination,
+  name: string,
+  file: IncomingFile,
+  duplicate: DuplicateAction,
+): Promise<PutFileResult> {
+  const path = `${folder.path}/${name}`;
+  const existing = await findEntry(context.api, folder, name, 'file');
+  if (!existing) {
+    const stored = await context.files.upload(folder.uploadUrl, { kind: 'file', name }, file);
+    return {
+      outcome: 'created',
+      id: await storedId(context, folder, stored),
+      path,
+      hashes: knownHashes(stored),
+    };
+  }
+  if (duplicate === 'ignore' || (await holdsSameContent(existing, file)))
+    return { outcome: 'ignored', id: existing.id, path, hashes: knownHashes(existing) };
+  const stored = await context.files.upload(fileUrl(existing), { kind: 'file' }, file);
+  return { outcome: 'updated', id: existing.id, path, hashes: knownHashes(stored) };
+}
+
+/**
+ * The OSF id of a file WaterButler just made: in osfstorage, WaterButler's path of a file is `/<its OSF id>`;
+ * other providers' paths are their own, and OSF names the file when it lists it.
+ */
+async function storedId(
+  context: OsfSessionContext,
+  folder: Destination,
+  stored: StoredFile,
+): Promise<string> {
+  if (stored.attributes.provider === OSF_STORAGE) return stored.attributes.path.replace(/^\//, '');
+  const listed = await findEntry(context.api, folder, stored.attributes.name, 'file');
+  if (!listed)
+    throw new ConnectorError(502, `OSF does not list the file '${stored.attributes.name}' it stored.`);
+  return listed.id;
+}
+
+/**
+ * Whether the incoming bytes are those OSF holds, by the strongest checksum OSF keeps of the file (read once
+ * from the incoming file). Without a checksum nothing can be compared, and the file is replaced.
+ */
+async function holdsSameContent(existing: OsfFile, file: IncomingFile): Promise<boolean> {
+  const kept = knownHashes(existing);
+  const algorithm = kept.sha256 ? 'sha256' : kept.md5 ? 'md5' : null;
+  if (algorithm === null) return false;
+  const hasher = createStreamHasher([algorithm], file.size);
+  try {
+    for await (const chunk of await file.open()) await hasher.update(chunk as Buffer);
+  } catch (error) {
+    hasher.drop();
+    throw error;
+  }
+  return (await hasher.digest())[algorithm] === kept[algorithm];
+}
