@@ -63,7 +63,8 @@ describe('read endpoints (real API and worker processes)', () => {
       {
         ...filesystemEntry('github', root),
         connector: 'github',
-        options: {},
+        // the connector probes its own API: a port where nothing listens, so the check needs no network
+        options: { api_url: 'http://127.0.0.1:9/' },
         status_url: 'http://127.0.0.1:9/down',
       },
     ]);
