@@ -41,7 +41,7 @@ async function* encode(head: string, source: Readable, size: number, tail: strin
     const came = read > size ? 'more' : String(read);
     throw new ConnectorError(
       400,
-      `A file changed while it was sent: ${size} bytes were expected, ${came} came.`,
+      `A file changed while it was sent: ${size} bytes were expected, ${came} came`,
     );
   }
   if (carried.length > 0) yield Buffer.from(carried.toString('base64'));

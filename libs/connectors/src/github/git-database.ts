@@ -4,7 +4,7 @@ import { ConnectorError } from '../connector-error';
 import { linkRelations } from '../http';
 import { base64JsonBody } from './base64-body';
 import {
-  describe,
+  errorSummary,
   expandTemplate,
   type GitHubApi,
   type GitHubError,
@@ -192,7 +192,7 @@ export class GitDatabase {
     );
     if (answer.status !== 422) return true;
     if (/fast.?forward/i.test(answer.data.message ?? '')) return false;
-    throw new ConnectorError(502, `GitHub did not move the branch: ${describe(answer.data)}`);
+    throw new ConnectorError(502, `GitHub did not move the branch: ${errorSummary(answer.data)}`);
   }
 
   /**

@@ -167,7 +167,7 @@ export class GitHubApi {
     if (nameTaken) return null;
     throw new ConnectorError(
       400,
-      `GitHub refused to create a repository named '${name}': ${describe(answer.data)}`,
+      `GitHub refused to create a repository named '${name}': ${errorSummary(answer.data)}`,
     );
   }
 
@@ -184,13 +184,13 @@ export class GitHubApi {
       [422],
     );
     if (answer.status === 422)
-      throw new ConnectorError(400, `GitHub refused the topics: ${describe(answer.data)}`);
+      throw new ConnectorError(400, `GitHub refused the topics: ${errorSummary(answer.data)}`);
     return answer.data.names;
   }
 }
 
 /** What a GitHub error answer says, briefly. */
-export function describe(error: GitHubError): string {
+export function errorSummary(error: GitHubError): string {
   const details = (error.errors ?? []).map((detail) => detail.message ?? detail.code).filter(Boolean);
   return [error.message ?? 'no reason given', ...details].join(': ').slice(0, 300);
 }

@@ -125,6 +125,8 @@ class GitHubWriter implements ResourceWriter {
           `${this.database.repository.full_name} has no commit to add the files to.`,
         );
       const tree = await this.buildTree(this.options.newProject ? undefined : head.treeSha);
+      // nothing new to record: every staged file is already there (the first file of an empty repository)
+      if (tree === head.treeSha) return;
       const commit = await this.database.createCommit(this.options.message, tree, [head.commitSha]);
       if (await this.database.moveBranch(commit)) return;
     }
