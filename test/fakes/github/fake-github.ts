@@ -178,7 +178,8 @@ export class FakeGitHub {
       topics: options.topics ?? [],
       createdAt: now,
       updatedAt: now,
-      pushedAt: null,
+      // set at creation, as full-repository (the description) has it never null
+      pushedAt: now,
       defaultBranch: options.defaultBranch ?? 'main',
       branches: new Map(),
       objects: new GitObjects(),

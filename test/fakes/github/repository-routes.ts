@@ -16,7 +16,7 @@ function sorted(call: Call, repositories: FakeRepository[]): FakeRepository[] {
   const keys: Record<string, (repository: FakeRepository) => string> = {
     created: (repository) => repository.createdAt,
     updated: (repository) => repository.updatedAt,
-    pushed: (repository) => repository.pushedAt ?? '',
+    pushed: (repository) => repository.pushedAt,
     full_name: (repository) => `${repository.owner.login}/${repository.name}`.toLowerCase(),
   };
   const key = keys[sort] ?? keys.full_name;

@@ -21,7 +21,7 @@ export interface FakeRepository {
   topics: string[];
   createdAt: string;
   updatedAt: string;
-  pushedAt: string | null;
+  pushedAt: string;
   defaultBranch: string;
   /** branch name -> commit sha; empty while the repository is empty */
   branches: Map<string, string>;
