@@ -614,6 +614,18 @@ describe('github connector', () => {
       );
     });
 
+    it('sends a blob again after a 5xx, reading the file anew (a blob is named by its content)', async () => {
+      const repository = seed('Resent', { 'a.txt': 'a' });
+      const session = await open();
+      fake.server.inject({ kind: 'status', status: 502, match: { method: 'POST', path: /\/git\/blobs$/ } });
+      const writer = await session.openWriter(String(repository.id), { newProject: false, message: 'm' });
+      const opened = { count: 0 };
+      expect((await writer.putFile(['b.txt'], incoming('bee', opened), 'ignore')).outcome).toBe('created');
+      await writer.commit();
+      expect(opened.count).toBe(2);
+      expect(filesOf(repository.id)).toEqual({ 'a.txt': 'a', 'b.txt': 'bee' });
+    });
+
     it('fails a blob download cut off midway rather than giving a short file', async () => {
       const repository = seed('Cut', { 'big.bin': Buffer.alloc(300_000, 7) });
       const session = await open();
