@@ -1,0 +1,196 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
+import { ConnectorError } from '../connector-error';
+import { linkRelations, readJson, type UpstreamClient, type UpstreamRequest } from '../http';
+
+/** The media types of GitHub's REST API (https://docs.github.com/en/rest/using-the-rest-api/getting-started-with-the-rest-api#media-types). */
+const JSON_MEDIA_TYPE = 'application/vnd.github+json';
+const RAW_MEDIA_TYPE = 'application/vnd.github.raw+json';
+/** https://docs.github.com/en/rest/about-the-rest-api/api-versions */
+const API_VERSION = '2022-11-28';
+
+/** The fields of GitHub's repository objects that the connector reads. */
+export interface GitHubRepository {
+  id: number;
+  name: string;
+  full_name: string;
+  private: boolean;
+  description: string | null;
+  owner: { login: string };
+  html_url: string;
+  /** the repository's own API URL; its git data, refs and topics are documented below it */
+  url: string;
+  default_branch: string;
+  created_at: string;
+  updated_at: string;
+  size?: number;
+  topics?: string[];
+  /** URI templates (RFC 6570) of the repository's API */
+  trees_url: string;
+  blobs_url: string;
+  git_commits_url: string;
+  commits_url: string;
+  contents_url: string;
+}
+
+/** One page of a listing, and how many pages it has (from its `Link` header). */
+export interface ListedRepositories {
+  repositories: GitHubRepository[];
+  totalPages: number;
+}
+
+/** One page of a search, and how many repositories match. */
+export interface FoundRepositories {
+  repositories: GitHubRepository[];
+  totalCount: number;
+}
+
+interface Answer<T> {
+  status: number;
+  data: T;
+  headers: IncomingHttpHeaders;
+  url: URL;
+}
+
+export interface GitHubError {
+  message?: string;
+  errors?: { field?: string; message?: string; code?: string }[];
+}
+
+/**
+ * Expands the URI templates GitHub puts in its objects (`.../git/trees{/sha}`, `.../contents/{+path}`): each
+ * `{/name}` to `/value`, each `{+name}` to the value with its slashes kept, and any other expression to
+ * nothing.
+ */
+export function expandTemplate(template: string, values: Record<string, string> = {}): string {
+  return template.replace(/\{([/+]?)([^}]*)\}/g, (_match, operator: string, name: string) => {
+    const value = values[name];
+    if (value === undefined) return '';
+    const encoded = value.split('/').map(encodeURIComponent).join('/');
+    return operator === '/' ? `/${encodeURIComponent(value)}` : encoded;
+  });
+}
+
+/** How many pages a listing has: the page number of its `Link` header's `last`, else this page (or the next). */
+function pageCount(answer: Answer<unknown>, page: number): number {
+  const links = linkRelations(answer.headers, answer.url);
+  const last = Number(links.last?.searchParams.get('page'));
+  if (Number.isInteger(last) && last > 0) return last;
+  return links.next ? page + 1 : page;
+}
+
+/** GitHub's REST API as one user reaches it (https://docs.github.com/en/rest). */
+export class GitHubApi {
+  constructor(private readonly client: UpstreamClient) {}
+
+  /**
+   * A JSON answer: a success, or an answer of one of the `handled` statuses, which the caller deals with;
+   * any other answer throws the ConnectorError it stands for.
+   */
+  async call<T>(
+    request: UpstreamRequest,
+    resourceId?: string,
+    handled: readonly number[] = [],
+  ): Promise<Answer<T>> {
+    const response = await this.client.request({
+      ...request,
+      headers: { accept: JSON_MEDIA_TYPE, 'x-github-api-version': API_VERSION, ...request.headers },
+    });
+    if (response.status >= 300 && !handled.includes(response.status))
+      throw await this.client.failure(response, resourceId);
+    const data = await readJson<T>(response, this.client.upstream.name);
+    return { status: response.status, data, headers: response.headers, url: response.url };
+  }
+
+  /** The raw bytes at a blob URL, streamed. */
+  async openBlob(url: string): Promise<Readable> {
+    const response = await this.client.stream({
+      url,
+      headers: { accept: RAW_MEDIA_TYPE, 'x-github-api-version': API_VERSION },
+    });
+    return response.body;
+  }
+
+  /** The login of the token's user (https://docs.github.com/en/rest/users/users#get-the-authenticated-user). */
+  async login(): Promise<string> {
+    const { data } = await this.call<{ login: string }>({ url: 'user' });
+    return data.login;
+  }
+
+  /**
+   * A repository by its id. `GET /repositories/{id}` is not in GitHub's reference, but GitHub's support has
+   * said it can be relied on, and GitHub's own redirects for renamed repositories point to it.
+   */
+  async repository(repositoryId: string, resourceId: string): Promise<GitHubRepository> {
+    return (await this.call<GitHubRepository>({ url: `repositories/${repositoryId}` }, resourceId)).data;
+  }
+
+  /**
+   * One page of a repository listing, newest first: the user's own (`user/repos`,
+   * https://docs.github.com/en/rest/repos/repos#list-repositories-for-the-authenticated-user) or another user's
+   * public ones (`users/{username}/repos`, https://docs.github.com/en/rest/repos/repos#list-repositories-for-a-user),
+   * which answers null for a user GitHub does not know.
+   */
+  async listRepositories(path: string, page: number, perPage: number): Promise<ListedRepositories | null> {
+    const answer = await this.call<GitHubRepository[]>(
+      { url: path, query: { sort: 'updated', direction: 'desc', per_page: perPage, page } },
+      undefined,
+      [404],
+    );
+    if (answer.status === 404) return null;
+    return { repositories: answer.data, totalPages: pageCount(answer, page) };
+  }
+
+  /** One page of a repository search (https://docs.github.com/en/rest/search/search#search-repositories). */
+  async searchRepositories(query: string, page: number, perPage: number): Promise<FoundRepositories> {
+    const { data } = await this.call<{ total_count: number; items: GitHubRepository[] }>({
+      url: 'search/repositories',
+      query: { q: query, sort: 'updated', order: 'desc', per_page: perPage, page },
+    });
+    return { repositories: data.items, totalCount: data.total_count };
+  }
+
+  /**
+   * Creates a repository with a first commit (https://docs.github.com/en/rest/repos/repos#create-a-repository-for-the-authenticated-user);
+   * null when the user already has one of that name.
+   */
+  async createRepository(name: string, isPrivate: boolean): Promise<GitHubRepository | null> {
+    const answer = await this.call<GitHubRepository & GitHubError>(
+      { method: 'POST', url: 'user/repos', json: { name, private: isPrivate, auto_init: true } },
+      undefined,
+      [422],
+    );
+    if (answer.status === 201) return answer.data;
+    const nameTaken = answer.data.errors?.some(
+      (error) => error.field === 'name' && /already exists/i.test(error.message ?? ''),
+    );
+    if (nameTaken) return null;
+    throw new ConnectorError(
+      400,
+      `GitHub refused to create a repository named '${name}': ${errorSummary(answer.data)}`,
+    );
+  }
+
+  /** https://docs.github.com/en/rest/repos/repos#get-all-repository-topics */
+  async topics(repository: GitHubRepository): Promise<string[]> {
+    return (await this.call<{ names: string[] }>({ url: `${repository.url}/topics` })).data.names;
+  }
+
+  /** https://docs.github.com/en/rest/repos/repos#replace-all-repository-topics */
+  async replaceTopics(repository: GitHubRepository, names: readonly string[]): Promise<string[]> {
+    const answer = await this.call<{ names: string[] } & GitHubError>(
+      { method: 'PUT', url: `${repository.url}/topics`, json: { names } },
+      undefined,
+      [422],
+    );
+    if (answer.status === 422)
+      throw new ConnectorError(400, `GitHub refused the topics: ${errorSummary(answer.data)}`);
+    return answer.data.names;
+  }
+}
+
+/** What a GitHub error answer says, briefly. */
+export function errorSummary(error: GitHubError): string {
+  const details = (error.errors ?? []).map((detail) => detail.message ?? detail.code).filter(Boolean);
+  return [error.message ?? 'no reason given', ...details].join(': ').slice(0, 300);
+}

@@ -1,0 +1,136 @@
+import { GIT_BLOB_SHA1 } from '@app/fixity';
+import type {
+  CollectionPage,
+  CollectionQuery,
+  Connector,
+  ConnectorDefinition,
+  ConnectorSession,
+  RemoteFile,
+  RemoteFolder,
+  ResourceDetail,
+  ResourceSummary,
+  ResourceWriter,
+  TargetStatus,
+  WriterOptions,
+} from '../connector';
+import { ConnectorError } from '../connector-error';
+import { Upstream } from '../http';
+import { GitHubApi, type GitHubRepository } from './github-api';
+import { parseResourceId } from './ids';
+import { listResources } from './listing';
+import { numberedName, repositoryName, topicsOf } from './names';
+import { DEFAULT_API_URL, MAX_PER_PAGE, validateOptions, type GitHubOptions } from './options';
+import { locate, repositorySummary, resourceDetail } from './resources';
+import { walk } from './walking';
+import { openWriter } from './writing';
+
+/** How many numbered names (`Title-2`, ...) are tried for a title the user already has. */
+const NUMBERED_NAMES = 100;
+/** What a token may hold to go into a header: visible ASCII. */
+const HEADER_SAFE = /^[\x21-\x7e]+$/;
+
+interface SessionSettings {
+  perPage: number;
+  /** whether created repositories are public */
+  publicRepositories: boolean;
+  /** the first wait of the shared client's retries, reused for waiting on a new repository */
+  retryBaseMs: number;
+}
+
+class GitHubSession implements ConnectorSession {
+  constructor(
+    readonly username: string,
+    private readonly api: GitHubApi,
+    private readonly settings: SessionSettings,
+  ) {}
+
+  listResources(query: CollectionQuery): Promise<CollectionPage> {
+    return listResources(this.api, this.username, query, this.settings.perPage);
+  }
+
+  getResource(id: string): Promise<ResourceDetail> {
+    return resourceDetail(this.api, id);
+  }
+
+  walk(id: string): AsyncIterable<RemoteFolder | RemoteFile> {
+    return walk(this.api, id);
+  }
+
+  /** A new repository with a first commit (the git data API needs one), its title numbered when taken. */
+  async createProject(title: string): Promise<ResourceSummary> {
+    const name = repositoryName(title);
+    for (let n = 1; n <= NUMBERED_NAMES; n++) {
+      const created = await this.api.createRepository(
+        numberedName(name, n),
+        !this.settings.publicRepositories,
+      );
+      if (created) return repositorySummary(created);
+    }
+    throw new ConnectorError(
+      400,
+      `The user already has repositories named ${name} to ${numberedName(name, NUMBERED_NAMES)}.`,
+    );
+  }
+
+  openWriter(containerId: string, options: WriterOptions): Promise<ResourceWriter> {
+    return openWriter(this.api, containerId, options, this.settings.retryBaseMs);
+  }
+
+  /** A repository's topics. */
+  async keywords(id: string): Promise<string[]> {
+    return this.api.topics(await this.repositoryWithTopics(id));
+  }
+
+  /** Replaces a repository's topics with the keywords made topics; the topics as GitHub stored them. */
+  async setKeywords(id: string, keywords: readonly string[]): Promise<string[]> {
+    return this.api.replaceTopics(await this.repositoryWithTopics(id), topicsOf(keywords));
+  }
+
+  /** Only repositories have topics: a folder or file id answers 400 (404 when it names nothing). */
+  private async repositoryWithTopics(id: string): Promise<GitHubRepository> {
+    const address = parseResourceId(id);
+    if (!address) throw ConnectorError.unknownResource(id);
+    if (address.path.length === 0) return this.api.repository(address.repositoryId, id);
+    await locate(this.api, id);
+    throw new ConnectorError(
+      400,
+      "On GitHub only repositories have keywords (their topics), not folders or files, so PresQT keyword features are not supported at GitHub's folder or file level.",
+    );
+  }
+}
+
+class GitHubConnector implements Connector {
+  readonly hashAlgorithms = [GIT_BLOB_SHA1];
+
+  constructor(
+    private readonly upstream: Upstream,
+    private readonly settings: SessionSettings,
+    private readonly statusTimeoutMs: number,
+  ) {}
+
+  /** Checks the token with `GET /user` (https://docs.github.com/en/rest/users/users#get-the-authenticated-user). */
+  async open(token: string): Promise<ConnectorSession> {
+    if (!HEADER_SAFE.test(token)) throw ConnectorError.invalidToken();
+    const api = new GitHubApi(this.upstream.as({ authorization: `Bearer ${token}` }));
+    return new GitHubSession(await api.login(), api, this.settings);
+  }
+
+  /** `GET /rate_limit` answers without a token and costs no request of the limit (https://docs.github.com/en/rest/rate-limit/rate-limit). */
+  status(): Promise<TargetStatus> {
+    return this.upstream.probe('rate_limit', this.statusTimeoutMs);
+  }
+}
+
+export const githubConnector: ConnectorDefinition<GitHubOptions> = {
+  name: 'github',
+  validateOptions,
+  create(options, context) {
+    const upstream = new Upstream('GitHub', options.api_url ?? DEFAULT_API_URL, context.upstream);
+    const settings = {
+      perPage: Math.min(options.per_page ?? context.perPage, MAX_PER_PAGE),
+      publicRepositories: options.public ?? false,
+      retryBaseMs: context.upstream.retryBaseMs,
+    };
+    return new GitHubConnector(upstream, settings, context.statusTimeoutMs);
+  },
+};

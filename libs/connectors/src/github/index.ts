@@ -1,0 +1,2 @@
+export { githubConnector } from './github.connector';
+export type { GitHubOptions } from './options';

@@ -1,0 +1,244 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { GIT_BLOB_SHA1 } from '@app/fixity';
+import type {
+  DuplicateAction,
+  IncomingFile,
+  PutFileResult,
+  ResourceWriter,
+  WriterOptions,
+} from '../connector';
+import { ConnectorError } from '../connector-error';
+import {
+  FILE_MODE,
+  type BranchHead,
+  type FileEntry,
+  type GitDatabase,
+  type StagedFile,
+  type TreeEntry,
+} from './git-database';
+import type { GitHubApi } from './github-api';
+import { isValidName, resourceId } from './ids';
+import { locate } from './resources';
+
+/** Files a created tree takes at a time; larger commits chain trees by `base_tree`. */
+const TREE_CHUNK = 500;
+/** Attempts at moving the branch when someone else moves it meanwhile. */
+const COMMIT_ATTEMPTS = 3;
+/** Looks at a new repository's head: GitHub may still be making its first commit (answering 409). */
+const NEW_REPOSITORY_LOOKS = 5;
+
+/** Starts writing into a repository or folder; ConnectorError 400 for a file. */
+export async function openWriter(
+  api: GitHubApi,
+  containerId: string,
+  options: WriterOptions,
+  retryBaseMs: number,
+): Promise<ResourceWriter> {
+  const located = await locate(api, containerId);
+  if (located.entry?.kind === 'file')
+    throw new ConnectorError(400, `The Resource provided, ${containerId}, is not a container`);
+  let head = located.head;
+  for (let look = 1; head === null && options.newProject && look < NEW_REPOSITORY_LOOKS; look++) {
+    await sleep(retryBaseMs * 2 ** look);
+    head = await located.database.head(containerId);
+  }
+  return new GitHubWriter(located.database, located.path, head, options);
+}
+
+function checkedNames(path: readonly string[]): string[] {
+  if (path.length === 0) throw new ConnectorError(400, 'A file needs a name.');
+  for (const name of path) {
+    if (!isValidName(name))
+      throw new ConnectorError(400, `'${name}' cannot be used as a file or folder name on GitHub.`);
+  }
+  return [...path];
+}
+
+function isStagedFile(value: unknown): value is StagedFile {
+  const staged = value as Partial<StagedFile> | null;
+  return (
+    typeof staged?.path === 'string' && typeof staged.sha === 'string' && typeof staged.mode === 'string'
+  );
+}
+
+/**
+ * Files written into one repository as a single commit on its default branch: each file goes up as a blob
+ * when it is put; `commit` makes the tree(s) and the commit and moves the branch. What the branch already
+ * holds is learned one directory at a time, only where files are put.
+ */
+class GitHubWriter implements ResourceWriter {
+  private readonly staged = new Map<string, StagedFile>();
+  /** every folder the staged files sit in */
+  private readonly stagedFolders = new Set<string>();
+  private readonly branch: BranchContents;
+  /** the start of an empty repository, which the other files wait for */
+  private starting: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly database: GitDatabase,
+    /** where the container is in the repository */
+    private readonly base: string[],
+    private head: BranchHead | null,
+    private readonly options: WriterOptions,
+  ) {
+    // a repository made for this job holds nothing of the user's: its files are replaced, never compared
+    this.branch = new BranchContents(database, options.newProject ? null : (head?.treeUrl ?? null));
+  }
+
+  async putFile(
+    path: readonly string[],
+    file: IncomingFile,
+    duplicate: DuplicateAction,
+  ): Promise<PutFileResult> {
+    const names = [...this.base, ...checkedNames(path)];
+    const key = names.join('/');
+    this.refuseStagedConflicts(names);
+    const existing = this.staged.get(key) ?? (await this.branch.fileAt(names));
+    if (existing && duplicate === 'ignore') return this.result('ignored', names, existing.sha);
+    if (this.head === null) {
+      const started = await this.startRepository(names, file);
+      if (started) return started;
+    }
+    const sha = await this.database.createBlob(file);
+    if (existing?.sha === sha) return this.result('ignored', names, sha);
+    return this.stage(
+      { path: key, sha, mode: existing?.mode ?? FILE_MODE },
+      existing ? 'updated' : 'created',
+    );
+  }
+
+  restage(staged: readonly unknown[]): void {
+    for (const file of staged) {
+      if (!isStagedFile(file)) throw new Error('A staged GitHub file lacks its path, sha or mode.');
+      this.remember(file);
+    }
+  }
+
+  async commit(): Promise<void> {
+    if (this.staged.size === 0) return;
+    for (let attempt = 1; attempt <= COMMIT_ATTEMPTS; attempt++) {
+      // the head as it is now: the branch may have moved since the writer opened
+      const head = await this.database.head();
+      if (head === null)
+        throw new ConnectorError(
+          409,
+          `${this.database.repository.full_name} has no commit to add the files to.`,
+        );
+      const tree = await this.buildTree(this.options.newProject ? undefined : head.treeSha);
+      // nothing new to record: every staged file is already there (the first file of an empty repository)
+      if (tree === head.treeSha) return;
+      const commit = await this.database.createCommit(this.options.message, tree, [head.commitSha]);
+      if (await this.database.moveBranch(commit)) return;
+    }
+    throw new ConnectorError(
+      409,
+      `The default branch of ${this.database.repository.full_name} kept moving while the files were committed.`,
+    );
+  }
+
+  /** The tree of the commit: the base with every staged file put in, a chunk of files per request. */
+  private async buildTree(base: string | undefined): Promise<string> {
+    const files = [...this.staged.values()];
+    let tree = base;
+    for (let start = 0; start < files.length; start += TREE_CHUNK)
+      tree = await this.database.createTree(files.slice(start, start + TREE_CHUNK), tree);
+    if (tree === undefined) throw new Error('a tree is built from at least one file');
+    return tree;
+  }
+
+  /**
+   * The first file of an empty repository makes its first commit through the contents API (the git data API
+   * refuses an empty repository); files put meanwhile wait for it, then go the usual way. Null when another
+   * file has started the repository.
+   */
+  private startRepository(names: string[], file: IncomingFile): Promise<PutFileResult | null> {
+    const started = this.starting.then(async () => {
+      if (this.head !== null) return null;
+      const key = names.join('/');
+      const first = await this.database.createFirstFile(key, file, this.options.message);
+      this.head = first.head;
+      return this.stage({ path: key, sha: first.blobSha, mode: FILE_MODE }, 'created');
+    });
+    this.starting = started.catch(() => undefined);
+    return started;
+  }
+
+  private stage(file: StagedFile, outcome: 'created' | 'updated'): PutFileResult {
+    this.remember(file);
+    return { ...this.result(outcome, file.path.split('/'), file.sha), staged: file };
+  }
+
+  private remember(file: StagedFile): void {
+    this.staged.set(file.path, file);
+    const names = file.path.split('/');
+    for (let depth = 1; depth < names.length; depth++)
+      this.stagedFolders.add(names.slice(0, depth).join('/'));
+  }
+
+  /** A path through a file staged here, or onto a folder of staged files, cannot be written. */
+  private refuseStagedConflicts(names: string[]): void {
+    const key = names.join('/');
+    if (this.stagedFolders.has(key)) throw conflict(key, 'a folder has that name');
+    for (let depth = 1; depth < names.length; depth++) {
+      const folder = names.slice(0, depth).join('/');
+      if (this.staged.has(folder)) throw conflict(key, `'${folder}' is a file`);
+    }
+  }
+
+  private result(outcome: PutFileResult['outcome'], names: string[], sha: string): PutFileResult {
+    const repository = this.database.repository;
+    return {
+      outcome,
+      id: resourceId(repository.id, names),
+      path: `/${repository.name}/${names.join('/')}`,
+      hashes: { [GIT_BLOB_SHA1]: sha },
+    };
+  }
+}
+
+function conflict(path: string, reason: string): ConnectorError {
+  return new ConnectorError(400, `'${path}' cannot be written: ${reason}.`);
+}
+
+/** What a branch holds at the paths asked about, one directory listing fetched (once) per folder met. */
+class BranchContents {
+  private readonly listings = new Map<string, Promise<Map<string, TreeEntry>>>();
+
+  constructor(
+    private readonly database: GitDatabase,
+    /** the branch's root tree; null when it is to be taken as empty */
+    private readonly rootTreeUrl: string | null,
+  ) {}
+
+  /** The file at a path, if any; ConnectorError 400 when the path runs through a file or names a folder. */
+  async fileAt(names: string[]): Promise<FileEntry | undefined> {
+    let treeUrl = this.rootTreeUrl;
+    for (const [depth, name] of names.entries()) {
+      if (treeUrl === null) return undefined;
+      const entry = (await this.listing(treeUrl)).get(name);
+      if (!entry) return undefined;
+      const path = names.join('/');
+      if (depth === names.length - 1) {
+        if (entry.kind !== 'file') throw conflict(path, 'a folder or link has that name');
+        return entry;
+      }
+      if (entry.kind !== 'folder')
+        throw conflict(path, `'${names.slice(0, depth + 1).join('/')}' is not a folder`);
+      treeUrl = entry.url;
+    }
+    return undefined;
+  }
+
+  private listing(treeUrl: string): Promise<Map<string, TreeEntry>> {
+    let listing = this.listings.get(treeUrl);
+    if (!listing) {
+      listing = this.database
+        .listing(treeUrl)
+        .then((entries) => new Map(entries.map((entry) => [entry.name, entry])));
+      // a failed look is not remembered, so that a retried file looks again
+      listing.catch(() => this.listings.delete(treeUrl));
+      this.listings.set(treeUrl, listing);
+    }
+    return listing;
+  }
+}
