@@ -36,6 +36,11 @@ export interface ConnectorUnderTest {
   reset(): Promise<void>;
   /** the page size the connector lists with */
   perPage: number;
+  /**
+   * The title the target gives a resource made with `requested` (GitHub names a repository without spaces);
+   * the requested title itself where the target keeps titles as they are.
+   */
+  titleOf?(requested: string): string;
   /** the search filters the target supports, each giving the query that finds a seeded project */
   search: Partial<Record<SearchFilter, (project: SeededProject) => string>>;
   /** folders below a project (false where the target keeps a project's files flat) */
@@ -118,6 +123,8 @@ export function describeConnector(
       target = await setup();
     });
 
+    const titleOf = (requested: string) => target.titleOf?.(requested) ?? requested;
+
     beforeEach(async () => {
       await target.reset();
       session = await target.connector.open(target.token);
@@ -156,8 +163,9 @@ export function describeConnector(
         const count = target.perPage + 3;
         const titles: string[] = [];
         for (let i = 1; i <= count; i++) {
-          titles.push(`Paged ${String(i).padStart(2, '0')}`);
-          await target.seedProject(titles[i - 1], { 'notes.txt': `p${i}` });
+          const title = `Paged ${String(i).padStart(2, '0')}`;
+          await target.seedProject(title, { 'notes.txt': `p${i}` });
+          titles.push(titleOf(title));
         }
         const first = await session.listResources({ page: 1 });
         const second = await session.listResources({ page: 2 });
@@ -328,10 +336,10 @@ export function describeConnector(
       it('makes new projects, numbering a title the user already has', async () => {
         const first = await session.createProject('Fresh Project');
         const second = await session.createProject('Fresh Project');
-        expect(first).toMatchObject({ kind: 'container', container: null, title: 'Fresh Project' });
+        expect(first).toMatchObject({ kind: 'container', container: null, title: titleOf('Fresh Project') });
         expect(second.id).not.toBe(first.id);
         expect(second.title).not.toBe(first.title);
-        expect(second.title).toContain('Fresh Project');
+        expect(second.title).toContain(titleOf('Fresh Project'));
         const listed = (await session.listResources({ page: 1 })).resources.map((resource) => resource.id);
         expect(listed).toEqual(expect.arrayContaining([first.id, second.id]));
       });

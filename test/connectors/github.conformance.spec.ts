@@ -14,6 +14,8 @@ describeConnector('github', async () => {
     token: 'alice-token',
     badToken: 'mallory-token',
     perPage,
+    // a repository's name holds only letters, digits, '.', '-' and '_'
+    titleOf: (requested) => requested.replace(/[^A-Za-z0-9._-]+/g, '-'),
     folders: true,
     search: {
       title: (project) => project.title.split(' ')[0],

@@ -27,7 +27,7 @@ export class OpenApiDescription {
     // OpenAPI schemas carry keywords of their own (nullable is known to Ajv; example, x-... are not)
     this.ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false, discriminator: false });
     addFormats(this.ajv);
-    this.ajv.addSchema(spec, 'spec');
+    this.ajv.addSchema(nullableAsAnyOf(spec) as object, 'spec');
   }
 
   /** Every problem of the answers: invalid JSON, and answers to a path, method or status not described. */
@@ -77,4 +77,17 @@ export class OpenApiDescription {
     if (!this.validators.has(key)) this.validators.set(key, this.ajv.compile({ $ref: key }));
     return this.validators.get(key) ?? null;
   }
+}
+
+/**
+ * OpenAPI 3.0 lets a schema be `nullable` without a `type` (GitHub's nullable `allOf`s), which Ajv refuses to
+ * compile; such a schema means "this, or null", which is what `anyOf` says.
+ */
+function nullableAsAnyOf(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(nullableAsAnyOf);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const { nullable, ...rest } = schema as Record<string, unknown>;
+  const inner = Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, nullableAsAnyOf(value)]));
+  if (nullable === true && rest.type === undefined) return { anyOf: [inner, { type: 'null' }] };
+  return nullable === undefined ? inner : { ...inner, nullable };
 }

@@ -170,19 +170,19 @@ export function describeRemoteTarget(
     });
 
     it('lists and shows the user’s resources, and answers 401 for a token the upstream refuses', async () => {
-      const id = await remote.seedProject('Listed Project', { 'a.txt': 'a' });
+      const id = await remote.seedProject('Listed-Project', { 'a.txt': 'a' });
       const list = await http
         .get('/api_v1/targets/remote/resources/')
         .set(sourceHeaders(remote.token))
         .expect(200);
       expect(list.body.resources).toEqual(
-        expect.arrayContaining([expect.objectContaining({ id, title: 'Listed Project', kind: 'container' })]),
+        expect.arrayContaining([expect.objectContaining({ id, title: 'Listed-Project', kind: 'container' })]),
       );
       const detail = await http
         .get(`/api_v1/targets/remote/resources/${id}.json/`)
         .set(sourceHeaders(remote.token))
         .expect(200);
-      expect(detail.body).toMatchObject({ id, title: 'Listed Project', kind: 'container' });
+      expect(detail.body).toMatchObject({ id, title: 'Listed-Project', kind: 'container' });
       expect(detail.body.children.map((child: { title: string }) => child.title)).toContain('a.txt');
       const refused = await http
         .get('/api_v1/targets/remote/resources/')

@@ -195,6 +195,8 @@ export class Upstream {
         await sleep(decision.waitMs);
       } catch (error) {
         failure = { code: (error as { code?: string }).code };
+        // a failure of the body itself (a source that broke off) is not the upstream's: it goes as it came
+        if (failure.code === undefined) throw error;
         const decision = decideRetry(failure, attempt, method, this.settings, idempotent);
         if (!decision.retry) throw this.unreachable(error, method, url);
         this.noteRetry(method, url.pathname, failure.code);

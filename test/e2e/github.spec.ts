@@ -1,0 +1,28 @@
+import { FakeGitHub } from '../fakes/github/fake-github';
+import { ALL_ACTIONS } from '../support/fs-fixtures';
+import { describeRemoteTarget } from './remote/describe-remote-target';
+
+describeRemoteTarget('GitHub', async () => {
+  const fake = await FakeGitHub.start();
+  fake.addAccount('alice', { token: 'alice-github-token' });
+  return {
+    fake: fake.server,
+    entry: {
+      readable_name: 'GitHub',
+      status_url: `${fake.server.url}/rate_limit`,
+      token_url: 'https://github.com/settings/tokens',
+      supported_actions: ALL_ACTIONS,
+      supported_hash_algorithms: [],
+      infinite_depth: true,
+      search_parameters: ['general', 'title', 'id', 'author', 'keywords'],
+      connector: 'github',
+      options: { api_url: fake.server.url },
+    },
+    token: 'alice-github-token',
+    badToken: 'mallory-token',
+    seedProject: async (title, files) => String(fake.seedRepository('alice', title, { files }).id),
+    fileReads: /\/git\/blobs\/[0-9a-f]{40}$/,
+    fileWrites: { method: 'POST', path: /\/git\/blobs$/ },
+    stop: () => fake.stop(),
+  };
+});
