@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import {
-  ConnectorError,
   type Connector,
   type ConnectorSession,
   type DuplicateAction,
@@ -10,6 +9,7 @@ import {
   type RemoteFolder,
   type SearchFilter,
 } from '@app/connectors';
+import { readAll, statusOf } from '../support/connector-failures';
 
 /**
  * The contract every connector keeps, run against each one (the filesystem on a temporary directory, each
@@ -72,12 +72,6 @@ function incoming(content: string | Buffer): IncomingFile {
   return { size: bytes.length, open: async () => Readable.from([bytes]) };
 }
 
-async function readAll(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
 async function walked(session: ConnectorSession, id: string): Promise<(RemoteFile | RemoteFolder)[]> {
   const entries: (RemoteFile | RemoteFolder)[] = [];
   for await (const entry of session.walk(id)) entries.push(entry);
@@ -92,15 +86,6 @@ async function contents(session: ConnectorSession, id: string): Promise<Record<s
     if (entry.kind === 'file') files[entry.path] = (await readAll(await entry.open())).toString('utf8');
   }
   return files;
-}
-
-async function statusOf(promise: Promise<unknown>): Promise<number | undefined> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof ConnectorError)) throw new Error(`expected a ConnectorError, got ${String(error)}`);
-  return error.status;
 }
 
 export interface SuiteOptions {

@@ -1,28 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { Readable } from 'node:stream';
 import type { Connector, ConnectorSession, RemoteFile, RemoteFolder } from '@app/connectors/connector';
-import { ConnectorError } from '@app/connectors/connector-error';
 import { curateNdConnector, type CurateNdOptions } from '@app/connectors/curate_nd';
 import { FakeCurateNd } from '../fakes/curate_nd/fake-curate-nd';
 import type { RecordedRequest } from '../fakes/fake-server';
 import { connectorContext } from '../support/connector-context';
+import { failureOf, readAll } from '../support/connector-failures';
 
 const md5 = (bytes: string | Buffer) => createHash('md5').update(bytes).digest('hex');
-
-async function failureOf(promise: Promise<unknown>): Promise<{ status: number; message: string }> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ConnectorError);
-  return { status: (error as ConnectorError).status, message: (error as Error).message };
-}
-
-async function readAll(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
 
 async function walked(session: ConnectorSession, id: string): Promise<(RemoteFile | RemoteFolder)[]> {
   const entries: (RemoteFile | RemoteFolder)[] = [];

@@ -17,6 +17,7 @@ import {
 import { tmpdir } from 'node:os';
 import { connectorContext } from '../support/connector-context';
 import { dirname, join } from 'node:path';
+import { statusOf } from '../support/connector-failures';
 
 const idOf = (path: string) => Buffer.from(path, 'utf8').toString('base64url');
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -53,15 +54,6 @@ describe('filesystem connector', () => {
 
   async function openAlice(options: Partial<FilesystemOptions> = {}): Promise<ConnectorSession> {
     return connect(options).open('alice-token');
-  }
-
-  async function statusOf(promise: Promise<unknown>): Promise<number | undefined> {
-    const error = await promise.then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(ConnectorError);
-    return (error as ConnectorError).status;
   }
 
   describe('tokens', () => {

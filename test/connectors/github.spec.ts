@@ -7,6 +7,7 @@ import { FakeGitHub, type SeedFiles } from '../fakes/github/fake-github';
 import type { RecordedAnswer } from '../fakes/fake-server';
 import { connectorContext } from '../support/connector-context';
 import { OpenApiDescription } from '../support/openapi-check';
+import { readAll } from '../support/connector-failures';
 
 const TOKEN = 'alice-token';
 const gitBlobSha1 = (content: string | Buffer) => {
@@ -24,12 +25,6 @@ function incoming(content: string | Buffer, opened = { count: 0 }): IncomingFile
       return Readable.from([bytes]);
     },
   };
-}
-
-async function readAll(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }
 
 async function failure(promise: Promise<unknown>): Promise<{ status: number; message: string }> {

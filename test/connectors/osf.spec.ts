@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import {
-  ConnectorError,
   type Connector,
   type ConnectorSession,
   type IncomingFile,
@@ -14,24 +13,10 @@ import { OsfFake } from '../fakes/osf/osf-fake';
 import type { FakeNode, FakeUser } from '../fakes/osf/model';
 import { osfDescription } from '../fakes/osf/openapi';
 import type { RecordedRequest } from '../fakes/fake-server';
+import { failureOf, readAll } from '../support/connector-failures';
 
 const md5 = (bytes: string | Buffer) => createHash('md5').update(bytes).digest('hex');
 const sha256 = (bytes: string | Buffer) => createHash('sha256').update(bytes).digest('hex');
-
-async function failureOf(promise: Promise<unknown>): Promise<{ status: number; message: string }> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof ConnectorError)) throw new Error(`expected a ConnectorError, got ${String(error)}`);
-  return { status: error.status, message: error.message };
-}
-
-async function readAll(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
 
 async function walked(session: ConnectorSession, id: string): Promise<(RemoteFile | RemoteFolder)[]> {
   const entries: (RemoteFile | RemoteFolder)[] = [];

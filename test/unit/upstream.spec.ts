@@ -1,25 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { ConnectorError, Upstream, decideRetry, rateLimitWait, type UpstreamClient } from '@app/connectors';
+import { Upstream, decideRetry, rateLimitWait, type UpstreamClient } from '@app/connectors';
 import { FakeServer } from '../fakes/fake-server';
 import { TEST_UPSTREAM } from '../support/connector-context';
+import { failureOf, readAll } from '../support/connector-failures';
 
 const TOKEN = { authorization: 'Bearer s3cret' };
-
-async function statusOf(promise: Promise<unknown>): Promise<{ status: number; message: string }> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ConnectorError);
-  return { status: (error as ConnectorError).status, message: (error as Error).message };
-}
-
-async function readAll(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
 
 describe('the shared upstream client', () => {
   let api: FakeServer;
@@ -72,7 +58,7 @@ describe('the shared upstream client', () => {
 
   it('gives up after the configured retries, naming the upstream and what it answered', async () => {
     api.inject({ kind: 'status', status: 502, times: 10, body: { message: 'bad gateway upstream' } });
-    const failure = await statusOf(client.json({ url: 'things/1' }));
+    const failure = await failureOf(client.json({ url: 'things/1' }));
     expect(failure.status).toBe(502);
     expect(failure.message).toMatch(/^Example answered 502: bad gateway upstream/);
     expect(api.requests).toHaveLength(TEST_UPSTREAM.retries + 1);
@@ -98,7 +84,7 @@ describe('the shared upstream client', () => {
 
   it('fails at once, with 503, when a rate limit lasts longer than it may wait', async () => {
     api.inject({ kind: 'status', status: 429, headers: { 'retry-after': '3600' } });
-    const failure = await statusOf(client.json({ url: 'things/1' }));
+    const failure = await failureOf(client.json({ url: 'things/1' }));
     expect(failure).toEqual({
       status: 503,
       message: "Example's rate limit is used up for now; try again later.",
@@ -108,7 +94,7 @@ describe('the shared upstream client', () => {
 
   it('sends a POST again only when the upstream cannot have carried it out', async () => {
     api.inject({ kind: 'status', status: 500, match: { method: 'POST' } });
-    expect((await statusOf(client.json({ method: 'POST', url: 'counter' }))).status).toBe(502);
+    expect((await failureOf(client.json({ method: 'POST', url: 'counter' }))).status).toBe(502);
     api.inject({ kind: 'status', status: 503, match: { method: 'POST' } });
     const { data } = await client.json<{ count: number }>({ method: 'POST', url: 'counter', json: {} });
     expect(data.count).toBe(1);
@@ -157,14 +143,14 @@ describe('the shared upstream client', () => {
   });
 
   it("maps the upstream's refusals to the API's statuses", async () => {
-    expect((await statusOf(client.json({ url: 'status/401' }))).status).toBe(401);
-    expect((await statusOf(client.json({ url: 'status/403' }))).status).toBe(403);
-    expect(await statusOf(client.json({ url: 'status/404' }, 'abc'))).toEqual({
+    expect((await failureOf(client.json({ url: 'status/401' }))).status).toBe(401);
+    expect((await failureOf(client.json({ url: 'status/403' }))).status).toBe(403);
+    expect(await failureOf(client.json({ url: 'status/404' }, 'abc'))).toEqual({
       status: 404,
       message: "Resource with id 'abc' not found for this user.",
     });
-    expect((await statusOf(client.json({ url: 'status/410' }))).status).toBe(410);
-    expect((await statusOf(client.json({ url: 'status/422' }))).message).toBe(
+    expect((await failureOf(client.json({ url: 'status/410' }))).status).toBe(410);
+    expect((await failureOf(client.json({ url: 'status/422' }))).message).toBe(
       'Example answered 422: said 422 (/v1/status/422).',
     );
   });
@@ -174,7 +160,7 @@ describe('the shared upstream client', () => {
       TOKEN,
     );
     api.inject({ kind: 'slow', delayMs: 1000, times: 2, match: { path: /no-ranges/ } });
-    expect(await statusOf(impatient.stream({ url: 'file-no-ranges' }))).toEqual({
+    expect(await failureOf(impatient.stream({ url: 'file-no-ranges' }))).toEqual({
       status: 504,
       message: 'Example did not answer in time (GET /v1/file-no-ranges).',
     });
