@@ -66,7 +66,7 @@ describe('curate_nd connector', () => {
       });
       expect(problems).toEqual([
         'options.token is not a known option (api_url, per_page)',
-        'options.api_url must be an http(s) URL without user name or password',
+        'options.api_url must not carry credentials: the token comes with each request',
         'options.per_page must be an integer from 1 to 100',
       ]);
       expect(problems.join(' ')).not.toMatch(/s3cret|abc/);

@@ -130,15 +130,15 @@ describe('github connector', () => {
       });
       expect(problems).toEqual([
         'options.token is not a known option (api_url, public, per_page)',
-        'options.api_url must not carry credentials: the token comes from each request',
+        'options.api_url must not carry credentials: the token comes with each request',
         'options.public must be true or false',
         'options.per_page must be an integer from 1 to 100',
       ]);
       expect(githubConnector.validateOptions({ api_url: 'ftp://ghe.example.org' })).toEqual([
-        'options.api_url must use http or https',
+        'options.api_url must be an http or https URL',
       ]);
       expect(githubConnector.validateOptions({ api_url: 'not a url' })).toEqual([
-        'options.api_url is not a valid URL',
+        'options.api_url must be an http or https URL',
       ]);
       expect(githubConnector.validateOptions({ per_page: 0 })).toHaveLength(1);
       expect(githubConnector.validateOptions(null)).toEqual(['options must be an object']);

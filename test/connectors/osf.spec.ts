@@ -226,10 +226,10 @@ describe('osf connector', () => {
       });
       expect(problems).toEqual([
         'options.token is not a known option (api_url, files_url, public, per_page)',
-        'options.api_url must be an http or https URL when present',
-        'options.files_url must be an http or https URL when present',
-        'options.public must be true or false when present',
-        "options.per_page must be an integer from 1 to 100 (OSF's largest page) when present",
+        'options.api_url must be an http or https URL',
+        'options.files_url must be an http or https URL',
+        'options.public must be true or false',
+        'options.per_page must be an integer from 1 to 100',
       ]);
       expect(osfConnector.validateOptions([])).toEqual(['options must be an object']);
     });

@@ -5,3 +5,4 @@ export * from './http-status-probe';
 export * from './metadata-file';
 export * from './http';
 export * from './zipped-folders';
+export * from './option-rules';
