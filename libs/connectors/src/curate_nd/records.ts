@@ -1,4 +1,5 @@
 import { ConnectorError } from '../connector-error';
+import { isRecord } from '../option-rules';
 
 /**
  * The JSON CurateND answers, as ndlib/curate_nd builds it:
@@ -28,10 +29,6 @@ export interface Pagination {
 export interface SearchAnswer {
   results: SearchResult[];
   pagination: Pagination;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function malformed(what: string): ConnectorError {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isRecord } from '../option-rules';
 
 export interface FilesystemOptions {
   /** directory holding one folder per user; relative to the service's data directory */
@@ -27,10 +28,6 @@ function tokenDigest(key: string): string {
 /** User name by sha256 of the token, so that plain tokens need not be kept once the connector exists. */
 export function usersByTokenDigest(tokens: Record<string, string>): Map<string, string> {
   return new Map(Object.entries(tokens).map(([key, user]) => [tokenDigest(key), user]));
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 // Messages never quote a token key: the problems may be logged, and a key may be a plain token.
