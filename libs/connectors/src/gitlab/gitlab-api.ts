@@ -54,6 +54,7 @@ export interface GitlabUser {
 /** What `HEAD /projects/:id/repository/files/:file_path` tells of a file in its headers. */
 export interface FileMeta {
   size: number;
+  /** '' when GitLab gave none (or not in hex) */
   blobId: string;
   sha256: string;
 }
@@ -159,12 +160,19 @@ export class GitlabApi {
     await response.body.dump();
     if (response.status === 404) return null;
     if (response.status >= 300) throw await this.client.failure(response);
-    const size = Number(header(response.headers, 'x-gitlab-size'));
-    const blobId = header(response.headers, 'x-gitlab-blob-id') ?? '';
-    const sha256 = header(response.headers, 'x-gitlab-content-sha256') ?? '';
+    const size = Number(header(response.headers, 'x-gitlab-size') ?? NaN);
     if (!Number.isSafeInteger(size) || size < 0)
       throw new ConnectorError(502, `${this.name} did not tell the size of a file.`);
-    return { size, blobId: blobId.toLowerCase(), sha256: sha256.toLowerCase() };
+    const hex = (name: string, pattern: RegExp) => {
+      const value = (header(response.headers, name) ?? '').toLowerCase();
+      return pattern.test(value) ? value : '';
+    };
+    // a repository in SHA-256 object format has 64-digit object ids
+    return {
+      size,
+      blobId: hex('x-gitlab-blob-id', /^([0-9a-f]{40}|[0-9a-f]{64})$/),
+      sha256: hex('x-gitlab-content-sha256', /^[0-9a-f]{64}$/),
+    };
   }
 
   // https://docs.gitlab.com/api/repository_files/#get-raw-file-from-repository

@@ -34,8 +34,8 @@ import { GitlabWriter } from './writing';
 
 /** How many numbered names `createProject` tries before giving up. */
 const MAX_NAME_ATTEMPTS = 100;
-/** Characters no HTTP header value may hold: such a token cannot be sent, so GitLab cannot accept it. */
-const UNSENDABLE_TOKEN = /[\0\r\n]|^$/;
+/** A token no HTTP header can carry (empty, or with characters a header value may not hold) cannot be GitLab's. */
+const UNSENDABLE_TOKEN = /^$|[^\t\x20-\x7e\x80-\xff]/;
 
 interface SessionSettings {
   perPage: number;

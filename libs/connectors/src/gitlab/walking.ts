@@ -8,7 +8,6 @@ import type { Located } from './resources';
 /** How many file metadata requests a walk has in flight at once. */
 const METADATA_CONCURRENCY = 8;
 const GIT_SHA1 = /^[0-9a-f]{40}$/;
-const SHA256 = /^[0-9a-f]{64}$/;
 
 type WalkEntry = RemoteFolder | RemoteFile;
 
@@ -55,7 +54,7 @@ class Snapshot {
     // a repository in SHA-256 object format names blobs otherwise: its ids are no git-blob-sha1
     const kept: Record<string, string> = {};
     if (GIT_SHA1.test(entry.id)) kept[GIT_BLOB_SHA1] = entry.id;
-    if (SHA256.test(meta.sha256)) kept.sha256 = meta.sha256;
+    if (meta.sha256) kept.sha256 = meta.sha256;
     return {
       kind: 'file',
       path,
