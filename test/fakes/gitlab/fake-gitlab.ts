@@ -79,16 +79,34 @@ function sha256(content: Buffer): string {
   return createHash('sha256').update(content).digest('hex');
 }
 
+export interface FakeGitlabSettings {
+  /** GitLab leaves the totals out of a listing with more results than this (https://docs.gitlab.com/api/rest/#pagination-response-headers) */
+  countLimit: number;
+  /** an older GitLab (before 17.1) pages trees by number only, ignoring `pagination=keyset` */
+  keysetTrees: boolean;
+  /** the branch an empty repository's first commit makes (`default_branch_name` of the instance), or null when blank */
+  instanceDefaultBranch: string | null;
+  /** whether raw file downloads are sent with a redirect to the storage, as GitLab does for files kept in object storage */
+  redirectDownloads: boolean;
+  /** a test's way to make GitLab keep other bytes than a commit sent (a proxy or a conversion on the way) */
+  alterCommitted: ((path: string, content: Buffer) => Buffer) | null;
+}
+
+function defaultSettings(): FakeGitlabSettings {
+  return {
+    countLimit: 10_000,
+    keysetTrees: true,
+    instanceDefaultBranch: 'main',
+    redirectDownloads: false,
+    alterCommitted: null,
+  };
+}
+
 export class FakeGitlab {
   readonly server = new FakeServer('GitLab', '/api/v4');
-  /** GitLab leaves the totals out of a listing with more results than this (https://docs.gitlab.com/api/rest/#pagination-response-headers) */
-  countLimit = 10_000;
-  /** an older GitLab (before 17.1) pages trees by number only, ignoring `pagination=keyset` */
-  keysetTrees = true;
-  /** the branch an empty repository's first commit makes (`default_branch_name` of the instance), or null when blank */
-  instanceDefaultBranch: string | null = 'main';
-  /** where raw file downloads are sent with a redirect, as GitLab does for files kept in object storage */
-  storage: FakeServer | null = null;
+  /** what tests may change; `reset` restores it */
+  settings = defaultSettings();
+  private storage: FakeServer | null = null;
   private readonly users: FakeUser[] = [];
   private projects: FakeProject[] = [];
   private readonly stored = new Map<string, Buffer>();
@@ -123,10 +141,14 @@ export class FakeGitlab {
     return user;
   }
 
-  /** Removes every project (users stay). */
+  /** Removes every project (users stay), the requests and answers recorded, faults, and settings tests changed. */
   reset(): void {
     this.projects = [];
     this.stored.clear();
+    this.settings = defaultSettings();
+    this.server.requests.length = 0;
+    this.server.answers.length = 0;
+    this.server.clearFaults();
   }
 
   /** A project of `owner` holding `files` in one commit, newer than anything before it. */
@@ -190,7 +212,7 @@ export class FakeGitlab {
       topics: spec.topics ?? [],
       createdAt: now,
       lastActivityAt: now,
-      branch: this.instanceDefaultBranch,
+      branch: this.settings.instanceDefaultBranch,
       commits: [],
       markedForDeletionOn: spec.markedForDeletion ? now.slice(0, 10) : null,
       repositoryAccessLevel: spec.repositoryAccessLevel ?? 'enabled',
@@ -293,7 +315,7 @@ export class FakeGitlab {
       path_with_namespace: `${project.owner.username}/${project.path}`,
       created_at: project.createdAt,
       updated_at: project.lastActivityAt,
-      default_branch: project.commits.length > 0 ? project.branch : this.instanceDefaultBranch,
+      default_branch: project.commits.length > 0 ? project.branch : this.settings.instanceDefaultBranch,
       tag_list: project.topics,
       topics: project.topics,
       ssh_url_to_repo: `git@127.0.0.1:${project.owner.username}/${project.path}.git`,
@@ -383,7 +405,7 @@ export class FakeGitlab {
     const perPage = perPageOf(request);
     const page = pageOf(request);
     const totalPages = Math.max(1, Math.ceil(items.length / perPage));
-    const withTotals = counted && items.length <= this.countLimit;
+    const withTotals = counted && items.length <= this.settings.countLimit;
     const link = (rel: string, number: number) => {
       const url = new URL(request.url.pathname + request.url.search, this.server.origin);
       url.searchParams.set('page', String(number));
@@ -587,7 +609,7 @@ export class FakeGitlab {
       authenticated(async (request, answer, user) => {
         const found = this.file(request, answer, user, false);
         if (!found) return;
-        if (this.storage) {
+        if (this.settings.redirectDownloads && this.storage) {
           const key = randomBytes(8).toString('hex');
           this.stored.set(key, found.content);
           return answer.empty(
@@ -697,7 +719,7 @@ export class FakeGitlab {
     const project = this.newProject(user, name, path, { visibility });
     this.projects.push(project);
     if (body.initialize_with_readme) {
-      project.branch = this.instanceDefaultBranch ?? 'main';
+      project.branch = this.settings.instanceDefaultBranch ?? 'main';
       this.addCommit(project, 'Initial commit', new Map([['README.md', Buffer.from(`# ${name}\n`)]]));
     }
     answer.json(201, this.projectJson(project), this.headers());
@@ -717,7 +739,7 @@ export class FakeGitlab {
     const entries = treeEntries(commit, (query.get('path') ?? '').replace(/^\/+|\/+$/g, ''));
     // GitLab's answer for a path that is no folder is not documented; this fake answers as for a missing ref
     if (!entries) return this.error(answer, 404, '404 Tree Not Found');
-    if (!(this.keysetTrees && query.get('pagination') === 'keyset')) {
+    if (!(this.settings.keysetTrees && query.get('pagination') === 'keyset')) {
       const { page, headers } = this.offsetPage(request, entries);
       return answer.json(200, page, this.headers(headers));
     }
@@ -854,14 +876,15 @@ export class FakeGitlab {
       if (files.has(segments.slice(0, depth).join('/'))) return 'A file with this name already exists';
     if (action.action === 'create' && files.has(path)) return 'A file with this name already exists';
     if (action.action === 'update' && !files.has(path)) return "A file with this name doesn't exist";
-    files.set(path, Buffer.from(action.content ?? '', action.encoding === 'base64' ? 'base64' : 'utf8'));
+    const content = Buffer.from(action.content ?? '', action.encoding === 'base64' ? 'base64' : 'utf8');
+    files.set(path, this.settings.alterCommitted ? this.settings.alterCommitted(path, content) : content);
     for (let depth = 1; depth < segments.length; depth++)
       emptyFolders.delete(segments.slice(0, depth).join('/'));
     return null;
   }
 
-  /** The fake object storage a redirected download goes to (serves without credentials, by signed URL). */
-  storageRoutes(storage: FakeServer): void {
+  /** Serves downloads from `storage`, a fake object storage (no credentials: the URL is signed), when `redirectDownloads` is set. */
+  useStorage(storage: FakeServer): void {
     this.storage = storage;
     storage.route('GET', '/objects/{key}', async (request, answer) => {
       const content = this.stored.get(request.params.key);
