@@ -52,6 +52,8 @@ export interface SeedSpec {
   branch?: string;
 }
 
+type Handler = (request: FakeRequest, answer: FakeAnswer, user: FakeUser) => void | Promise<void>;
+
 /** One file of a create-commit request, as GitLab decodes it. */
 interface CommitAction {
   action: string;
@@ -478,196 +480,142 @@ export class FakeGitlab {
       });
   }
 
+  /** Every route: each handler answers an authenticated user (https://docs.gitlab.com/api/rest/authentication/). */
   private routes(): void {
-    const server = this.server;
-    const authenticated =
-      (handler: (request: FakeRequest, answer: FakeAnswer, user: FakeUser) => void | Promise<void>) =>
-      async (request: FakeRequest, answer: FakeAnswer) => {
+    const routes: [string, string, Handler][] = [
+      ['GET', '/version', this.version],
+      ['GET', '/user', this.currentUser],
+      ['GET', '/projects', this.listProjects],
+      ['GET', '/users/{user_id}/projects', this.listUserProjects],
+      ['GET', '/projects/{id}', this.getProject],
+      ['POST', '/projects', this.createProject],
+      ['PUT', '/projects/{id}', this.editProject],
+      ['GET', '/projects/{id}/repository/tree', this.tree],
+      ['HEAD', '/projects/{id}/repository/files/{file_path}', this.fileMetadata],
+      ['GET', '/projects/{id}/repository/files/{file_path}/raw', this.rawFile],
+      ['GET', '/projects/{id}/repository/commits', this.listCommits],
+      ['GET', '/projects/{id}/repository/commits/{sha}', this.getCommit],
+      ['POST', '/projects/{id}/repository/commits', this.createCommit],
+    ];
+    for (const [method, template, handler] of routes) {
+      this.server.route(method, template, async (request, answer) => {
         const user = this.authenticate(request, answer);
         if (user) await handler(request, answer, user);
-      };
+      });
+    }
+  }
 
-    // https://docs.gitlab.com/api/version/ (authentication required)
-    server.route(
-      'GET',
-      '/version',
-      authenticated((_request, answer) =>
-        answer.json(200, { version: '17.11.0', revision: 'fake' }, this.headers()),
-      ),
+  // https://docs.gitlab.com/api/version/ (authentication required)
+  private readonly version: Handler = (_request, answer) =>
+    answer.json(200, { version: '17.11.0', revision: 'fake' }, this.headers());
+
+  // https://docs.gitlab.com/api/users/#get-the-current-user
+  private readonly currentUser: Handler = (_request, answer, user) =>
+    answer.json(
+      200,
+      { ...this.userJson(user), created_at: '2023-01-01T00:00:00.000Z', bio: '' },
+      this.headers(),
     );
 
-    // https://docs.gitlab.com/api/users/#get-the-current-user
-    server.route(
-      'GET',
-      '/user',
-      authenticated((_request, answer, user) =>
-        answer.json(
-          200,
-          { ...this.userJson(user), created_at: '2023-01-01T00:00:00.000Z', bio: '' },
-          this.headers(),
-        ),
-      ),
-    );
-
-    // https://docs.gitlab.com/api/projects/#list-all-projects
-    server.route(
-      'GET',
-      '/projects',
-      authenticated((request, answer, user) => {
-        const membership = request.url.searchParams.get('membership') === 'true';
-        const candidates = this.projects.filter((project) =>
-          membership ? this.isMember(user, project) : this.canSee(user, project),
-        );
-        const { page, headers } = this.offsetPage(request, this.listed(request, candidates));
-        answer.json(
-          200,
-          page.map((project) => this.projectJson(project)),
-          this.headers(headers),
-        );
-      }),
-    );
-
-    // https://docs.gitlab.com/api/projects/#list-a-users-projects: the projects in that user's namespace
-    server.route(
-      'GET',
-      '/users/{user_id}/projects',
-      authenticated((request, answer, user) => {
-        const owner = this.users.find(
-          (candidate) =>
-            String(candidate.id) === request.params.user_id || candidate.username === request.params.user_id,
-        );
-        if (!owner) return this.error(answer, 404, '404 User Not Found');
-        const owned = this.projects.filter(
-          (project) => project.owner.id === owner.id && this.canSee(user, project),
-        );
-        const { page, headers } = this.offsetPage(request, this.listed(request, owned));
-        answer.json(
-          200,
-          page.map((project) => this.projectJson(project)),
-          this.headers(headers),
-        );
-      }),
-    );
-
-    // https://docs.gitlab.com/api/projects/#get-a-single-project
-    server.route(
-      'GET',
-      '/projects/{id}',
-      authenticated((request, answer, user) => {
-        const project = this.visibleProject(request, answer, user);
-        if (project) answer.json(200, this.projectJson(project), this.headers());
-      }),
-    );
-
-    // https://docs.gitlab.com/api/projects/#create-a-project
-    server.route(
-      'POST',
-      '/projects',
-      authenticated((request, answer, user) => this.createProject(request, answer, user)),
-    );
-
-    // https://docs.gitlab.com/api/projects/#edit-a-project (topics replace the project's topics)
-    server.route(
-      'PUT',
-      '/projects/{id}',
-      authenticated(async (request, answer, user) => {
-        const project = this.visibleProject(request, answer, user);
-        if (!project) return;
-        if (!this.isMember(user, project)) return this.error(answer, 403, '403 Forbidden');
-        const body = await request.json<{ topics?: unknown }>();
-        if (Array.isArray(body.topics)) {
-          const topics: string[] = [];
-          for (const topic of body.topics.map((value) => String(value).trim()).filter(Boolean))
-            if (!topics.some((known) => known.toLowerCase() === topic.toLowerCase())) topics.push(topic);
-          project.topics = topics;
-        }
-        answer.json(200, this.projectJson(project), this.headers());
-      }),
-    );
-
-    // https://docs.gitlab.com/api/repositories/#list-repository-tree
-    server.route(
-      'GET',
-      '/projects/{id}/repository/tree',
-      authenticated((request, answer, user) => this.tree(request, answer, user)),
-    );
-
-    // https://docs.gitlab.com/api/repository_files/#get-file-metadata-only
-    server.route(
-      'HEAD',
-      '/projects/{id}/repository/files/{file_path}',
-      authenticated((request, answer, user) => {
-        const found = this.file(request, answer, user, true);
-        if (found) answer.empty(200, this.headers(this.fileHeaders(request, found)));
-      }),
-    );
-
-    // https://docs.gitlab.com/api/repository_files/#get-raw-file-from-repository
-    server.route(
-      'GET',
-      '/projects/{id}/repository/files/{file_path}/raw',
-      authenticated(async (request, answer, user) => {
-        const found = this.file(request, answer, user, false);
-        if (!found) return;
-        if (this.settings.redirectDownloads && this.storage) {
-          const key = randomBytes(8).toString('hex');
-          this.stored.set(key, found.content);
-          return answer.empty(
-            302,
-            this.headers({ location: `${this.storage.origin}/objects/${key}?X-Signature=fake` }),
-          );
-        }
-        // raw blobs are served whole: Range is not honoured for them (as far as GitLab documents)
-        await answer.send(
-          200,
-          found.content,
-          this.headers({ ...this.fileHeaders(request, found), 'content-type': 'text/plain; charset=utf-8' }),
-        );
-      }),
-    );
-
-    // https://docs.gitlab.com/api/commits/#list-repository-commits (no X-Total headers: https://docs.gitlab.com/api/commits/#pagination-response-headers)
-    server.route(
-      'GET',
-      '/projects/{id}/repository/commits',
-      authenticated((request, answer, user) => {
-        const project = this.readableRepository(request, answer, user);
-        if (!project) return;
-        const head = this.commitAt(project, request.url.searchParams.get('ref_name'));
-        const path = request.url.searchParams.get('path');
-        const history = head ? project.commits.slice(0, project.commits.indexOf(head) + 1).reverse() : [];
-        const touching = path
-          ? history.filter((commit, index) => this.touches(commit, history[index + 1], path))
-          : history;
-        const { page, headers } = this.offsetPage(request, touching, false);
-        answer.json(
-          200,
-          page.map((commit) => this.commitJson(project, commit)),
-          this.headers(headers),
-        );
-      }),
-    );
-
-    // https://docs.gitlab.com/api/commits/#get-a-single-commit
-    server.route(
-      'GET',
-      '/projects/{id}/repository/commits/{sha}',
-      authenticated((request, answer, user) => {
-        const project = this.readableRepository(request, answer, user);
-        if (!project) return;
-        const commit = this.commitAt(project, request.params.sha);
-        if (!commit) return this.error(answer, 404, '404 Commit Not Found');
-        answer.json(200, this.commitJson(project, commit), this.headers());
-      }),
-    );
-
-    // https://docs.gitlab.com/api/commits/#create-a-commit-with-multiple-files-and-actions
-    server.route(
-      'POST',
-      '/projects/{id}/repository/commits',
-      authenticated((request, answer, user) => this.createCommit(request, answer, user)),
+  private answerProjects(request: FakeRequest, answer: FakeAnswer, projects: FakeProject[]): void {
+    const { page, headers } = this.offsetPage(request, this.listed(request, projects));
+    answer.json(
+      200,
+      page.map((project) => this.projectJson(project)),
+      this.headers(headers),
     );
   }
+
+  // https://docs.gitlab.com/api/projects/#list-all-projects
+  private readonly listProjects: Handler = (request, answer, user) => {
+    const membership = request.url.searchParams.get('membership') === 'true';
+    const candidates = this.projects.filter((project) =>
+      membership ? this.isMember(user, project) : this.canSee(user, project),
+    );
+    this.answerProjects(request, answer, candidates);
+  };
+
+  // https://docs.gitlab.com/api/projects/#list-a-users-projects: the projects in that user's namespace
+  private readonly listUserProjects: Handler = (request, answer, user) => {
+    const named = request.params.user_id;
+    const owner = this.users.find(
+      (candidate) => String(candidate.id) === named || candidate.username === named,
+    );
+    if (!owner) return this.error(answer, 404, '404 User Not Found');
+    const owned = this.projects.filter(
+      (project) => project.owner.id === owner.id && this.canSee(user, project),
+    );
+    this.answerProjects(request, answer, owned);
+  };
+
+  // https://docs.gitlab.com/api/projects/#get-a-single-project
+  private readonly getProject: Handler = (request, answer, user) => {
+    const project = this.visibleProject(request, answer, user);
+    if (project) answer.json(200, this.projectJson(project), this.headers());
+  };
+
+  // https://docs.gitlab.com/api/projects/#edit-a-project (`topics` replaces the project's topics)
+  private readonly editProject: Handler = async (request, answer, user) => {
+    const project = this.visibleProject(request, answer, user);
+    if (!project) return;
+    if (!this.isMember(user, project)) return this.error(answer, 403, '403 Forbidden');
+    const body = await request.json<{ topics?: unknown }>();
+    if (Array.isArray(body.topics)) {
+      const topics: string[] = [];
+      for (const topic of body.topics.map((value) => String(value).trim()).filter(Boolean))
+        if (!topics.some((known) => known.toLowerCase() === topic.toLowerCase())) topics.push(topic);
+      project.topics = topics;
+    }
+    answer.json(200, this.projectJson(project), this.headers());
+  };
+
+  // https://docs.gitlab.com/api/repository_files/#get-file-metadata-only
+  private readonly fileMetadata: Handler = (request, answer, user) => {
+    const found = this.file(request, answer, user, true);
+    if (found) answer.empty(200, this.headers(this.fileHeaders(request, found)));
+  };
+
+  // https://docs.gitlab.com/api/repository_files/#get-raw-file-from-repository
+  private readonly rawFile: Handler = async (request, answer, user) => {
+    const found = this.file(request, answer, user, false);
+    if (!found) return;
+    if (this.settings.redirectDownloads && this.storage) {
+      const key = randomBytes(8).toString('hex');
+      this.stored.set(key, found.content);
+      const location = `${this.storage.origin}/objects/${key}?X-Signature=fake`;
+      return answer.empty(302, this.headers({ location }));
+    }
+    // raw blobs are served whole: GitLab documents no Range support for them
+    const headers = { ...this.fileHeaders(request, found), 'content-type': 'text/plain; charset=utf-8' };
+    await answer.send(200, found.content, this.headers(headers));
+  };
+
+  // https://docs.gitlab.com/api/commits/#list-repository-commits (no totals: https://docs.gitlab.com/api/commits/#pagination-response-headers)
+  private readonly listCommits: Handler = (request, answer, user) => {
+    const project = this.readableRepository(request, answer, user);
+    if (!project) return;
+    const head = this.commitAt(project, request.url.searchParams.get('ref_name'));
+    const path = request.url.searchParams.get('path');
+    const history = head ? project.commits.slice(0, project.commits.indexOf(head) + 1).reverse() : [];
+    const touching = path
+      ? history.filter((commit, index) => this.touches(commit, history[index + 1], path))
+      : history;
+    const { page, headers } = this.offsetPage(request, touching, false);
+    answer.json(
+      200,
+      page.map((commit) => this.commitJson(project, commit)),
+      this.headers(headers),
+    );
+  };
+
+  // https://docs.gitlab.com/api/commits/#get-a-single-commit
+  private readonly getCommit: Handler = (request, answer, user) => {
+    const project = this.readableRepository(request, answer, user);
+    if (!project) return;
+    const commit = this.commitAt(project, request.params.sha);
+    if (!commit) return this.error(answer, 404, '404 Commit Not Found');
+    answer.json(200, this.commitJson(project, commit), this.headers());
+  };
 
   /** Whether `commit` changed `path` (a file, or anything in a folder) from its parent. */
   private touches(commit: FakeCommit, parent: FakeCommit | undefined, path: string): boolean {
@@ -680,21 +628,8 @@ export class FakeGitlab {
     });
   }
 
-  private async createProject(request: FakeRequest, answer: FakeAnswer, user: FakeUser): Promise<void> {
-    const body = await request.json<{
-      name?: string;
-      path?: string;
-      visibility?: string;
-      initialize_with_readme?: boolean;
-    }>();
-    if (!body.name && !body.path)
-      return answer.json(
-        400,
-        { error: 'name, path are missing, at least one parameter must be provided' },
-        this.headers(),
-      );
-    const name = body.name ?? body.path!;
-    const path = body.path ?? name;
+  /** What GitLab finds wrong with a new project's name and path, by field (none: an empty object). */
+  private projectProblems(user: FakeUser, name: string, path: string): Record<string, string[]> {
     const problems: Record<string, string[]> = {};
     // Gitlab::Regex.project_name_regex and the path rules of https://docs.gitlab.com/user/reserved_names/
     if (
@@ -713,6 +648,26 @@ export class FakeGitlab {
     if (mine.some((project) => project.name === name)) (problems.name ??= []).push('has already been taken');
     if (mine.some((project) => project.path.toLowerCase() === path.toLowerCase()))
       (problems.path ??= []).push('has already been taken');
+    return problems;
+  }
+
+  // https://docs.gitlab.com/api/projects/#create-a-project
+  private readonly createProject: Handler = async (request, answer, user) => {
+    const body = await request.json<{
+      name?: string;
+      path?: string;
+      visibility?: string;
+      initialize_with_readme?: boolean;
+    }>();
+    if (!body.name && !body.path)
+      return answer.json(
+        400,
+        { error: 'name, path are missing, at least one parameter must be provided' },
+        this.headers(),
+      );
+    const name = body.name ?? body.path!;
+    const path = body.path ?? name;
+    const problems = this.projectProblems(user, name, path);
     if (Object.keys(problems).length > 0) return answer.json(400, { message: problems }, this.headers());
     const visibility =
       (['private', 'internal', 'public'] as const).find((value) => value === body.visibility) ?? 'private';
@@ -723,14 +678,14 @@ export class FakeGitlab {
       this.addCommit(project, 'Initial commit', new Map([['README.md', Buffer.from(`# ${name}\n`)]]));
     }
     answer.json(201, this.projectJson(project), this.headers());
-  }
+  };
 
   /**
    * Keyset pagination when asked for (`pagination=keyset`, https://docs.gitlab.com/api/rest/#keyset-based-pagination):
    * a `Link` to the next page carrying a `page_token` (opaque to clients) while entries remain; offset pages
    * otherwise, or always on an older GitLab.
    */
-  private tree(request: FakeRequest, answer: FakeAnswer, user: FakeUser): void {
+  private readonly tree: Handler = (request, answer, user) => {
     const project = this.readableRepository(request, answer, user);
     if (!project) return;
     const query = request.url.searchParams;
@@ -757,7 +712,7 @@ export class FakeGitlab {
       headers.link = `<${next.href}>; rel="next"`;
     }
     answer.json(200, page, this.headers(headers));
-  }
+  };
 
   /** The file a files route names, at its `ref`; answers 404 (and 400 without a required ref) otherwise. */
   private file(
@@ -814,7 +769,7 @@ export class FakeGitlab {
    * otherwise the branch must exist. `create` of an existing file and `update` of a missing one are refused
    * with 400, as is a path where a folder (or, above it, a file) stands.
    */
-  private async createCommit(request: FakeRequest, answer: FakeAnswer, user: FakeUser): Promise<void> {
+  private readonly createCommit: Handler = async (request, answer, user) => {
     const project = this.readableRepository(request, answer, user);
     if (!project) return;
     if (!this.isMember(user, project)) return this.error(answer, 403, '403 Forbidden');
@@ -855,7 +810,7 @@ export class FakeGitlab {
       },
       this.headers(),
     );
-  }
+  };
 
   private applyAction(
     state: FakeCommit,
