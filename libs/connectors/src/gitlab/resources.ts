@@ -13,6 +13,9 @@ export function branchOf(project: GitlabProject): string {
   return project.default_branch ?? 'main';
 }
 
+/** A tree entry the connector serves: a folder or a file (submodules are another repository's). */
+export type PathEntry = TreeEntry & { type: 'tree' | 'blob' };
+
 /** A resource an id names, found at GitLab. */
 export interface Located {
   id: string;
@@ -20,7 +23,7 @@ export interface Located {
   project: GitlabProject;
   branch: string;
   /** the resource's entry in its folder's tree; absent for the project itself */
-  entry?: TreeEntry & { type: 'tree' | 'blob' };
+  entry?: PathEntry;
 }
 
 /** The project, refusing one scheduled for deletion (410). */
@@ -43,13 +46,12 @@ async function findEntry(
   project: GitlabProject,
   path: string,
   resourceId: string,
-): Promise<(TreeEntry & { type: 'tree' | 'blob' }) | null> {
+): Promise<PathEntry | null> {
   if (project.empty_repo) return null;
   const name = nameOf(path);
   for await (const page of api.tree(String(project.id), parentOf(path), branchOf(project), resourceId)) {
     const entry = page.find((candidate) => candidate.name === name);
-    // a submodule (`commit`) is another repository's: nothing here to read
-    if (entry) return entry.type === 'commit' ? null : (entry as TreeEntry & { type: 'tree' | 'blob' });
+    if (entry) return entry.type === 'commit' ? null : (entry as PathEntry);
   }
   return null;
 }
