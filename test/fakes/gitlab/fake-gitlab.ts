@@ -681,7 +681,8 @@ export class FakeGitlab {
   };
 
   /**
-   * Keyset pagination when asked for (`pagination=keyset`, https://docs.gitlab.com/api/rest/#keyset-based-pagination):
+   * https://docs.gitlab.com/api/repositories/#list-repository-tree, with keyset pagination when asked for
+   * (`pagination=keyset`, https://docs.gitlab.com/api/rest/#keyset-based-pagination):
    * a `Link` to the next page carrying a `page_token` (opaque to clients) while entries remain; offset pages
    * otherwise, or always on an older GitLab.
    */
@@ -765,7 +766,8 @@ export class FakeGitlab {
   }
 
   /**
-   * One commit of many actions. An empty repository takes a commit on any branch (it becomes the default);
+   * https://docs.gitlab.com/api/commits/#create-a-commit-with-multiple-files-and-actions: one commit of many
+   * actions (the refusals' wording is GitLab's, from its commits service). An empty repository takes a commit on any branch (it becomes the default);
    * otherwise the branch must exist. `create` of an existing file and `update` of a missing one are refused
    * with 400, as is a path where a folder (or, above it, a file) stands.
    */
