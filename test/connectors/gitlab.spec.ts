@@ -490,6 +490,10 @@ describe('gitlab connector', () => {
       const [post] = gitlab.server.requests.filter((request) => /repository\/commits$/.test(request.url));
       expect(Number(post.headers['content-length'])).toBeGreaterThan(70_000 * (4 / 3));
       expect(post.headers['transfer-encoding']).toBeUndefined();
+      // the repository is no longer empty: the same writer now updates what it made
+      expect((await writer.putFile(['a.txt'], incoming('a2'), 'update')).outcome).toBe('updated');
+      await writer.commit();
+      expect(gitlab.filesOf(made.id)['a.txt']).toBe('a2');
     });
 
     it('splits a write larger than commit_batch_bytes into commits within it', async () => {

@@ -58,20 +58,19 @@ export class GitlabWriter implements ResourceWriter {
   /** staged by an earlier run of the job, whose commit may or may not have happened */
   private readonly restaged = new Set<string>();
   private stagingDir: Promise<string> | undefined;
+  /** nothing exists in an empty repository, so no file needs looking up until a commit is made */
+  private emptyRepository: boolean;
 
   constructor(
     private readonly api: GitlabApi,
     private readonly container: Located,
     private readonly settings: WriterSettings,
-  ) {}
+  ) {
+    this.emptyRepository = container.project.empty_repo === true;
+  }
 
   private get projectId(): string {
     return this.container.ref.projectId;
-  }
-
-  /** Nothing exists in a repository that was empty when the writer opened: no file needs looking up. */
-  private get emptyRepository(): boolean {
-    return this.container.project.empty_repo === true;
   }
 
   async putFile(
@@ -128,6 +127,7 @@ export class GitlabWriter implements ResourceWriter {
     for (const batch of commitBatches(files, this.settings.batchBytes)) {
       const body = commitBody(this.container.branch, this.settings.message, batch);
       const commit = await this.api.createCommit(this.projectId, body, this.container.id);
+      this.emptyRepository = false;
       await this.verify(batch, commit.id);
       for (const file of batch) this.staged.delete(file.path);
       await Promise.all(batch.map((file) => rm(file.file, { force: true })));
