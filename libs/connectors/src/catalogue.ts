@@ -2,6 +2,7 @@ import type { ConnectorDefinition } from './connector';
 import { curateNdConnector } from './curate_nd';
 import { filesystemConnector } from './filesystem';
 import { githubConnector } from './github';
+import { gitlabConnector } from './gitlab';
 import { osfConnector } from './osf';
 
 /** Every connector this build can serve; a targets-file entry names one in its `connector` field. */
@@ -10,13 +11,14 @@ export const CONNECTORS: readonly ConnectorDefinition[] = [
   curateNdConnector,
   osfConnector,
   githubConnector,
+  gitlabConnector,
 ];
 
 /**
  * Repositories the shipped targets file lists whose connectors have not landed yet: their entries load, and
  * any call that needs the connector answers 501.
  */
-export const PENDING_CONNECTORS: readonly string[] = ['zenodo', 'gitlab', 'figshare'];
+export const PENDING_CONNECTORS: readonly string[] = ['zenodo', 'figshare'];
 
 /** Every name a targets-file entry may give in its `connector` field. */
 export const CONNECTOR_NAMES: readonly string[] = [

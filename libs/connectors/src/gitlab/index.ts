@@ -1,0 +1,2 @@
+export { gitlabConnector } from './gitlab.connector';
+export type { GitlabOptions } from './options';
