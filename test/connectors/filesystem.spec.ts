@@ -82,7 +82,7 @@ describe('filesystem connector', () => {
       const session = await openAlice();
 
       expect(session.username).toBe('alice');
-      expect(await session.listResources({ page: 1 })).toEqual({ resources: [], totalPages: 0, perPage: 10 });
+      expect(await session.listResources({ page: 1 })).toEqual({ resources: [], totalPages: 1, perPage: 10 });
       expect((await stat(join(root, 'alice'))).mode & 0o777).toBe(0o700);
     });
   });
@@ -462,7 +462,7 @@ describe('filesystem connector', () => {
       const restarted = await connect({ seed: 'seed' }).open('alice-token');
       expect(await restarted.listResources({ page: 1 })).toEqual({
         resources: [],
-        totalPages: 0,
+        totalPages: 1,
         perPage: 10,
       });
     });

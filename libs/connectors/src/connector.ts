@@ -46,7 +46,7 @@ export interface CollectionQuery {
 
 export interface CollectionPage {
   resources: ResourceSummary[];
-  /** how many pages of `perPage` the matching resources fill (at least 1) */
+  /** how many pages of `perPage` the matching resources fill; 1 when nothing matches */
   totalPages: number;
   /** the page size the target uses */
   perPage: number;

@@ -167,7 +167,7 @@ async function listProjects(userDir: string, query: PageRequest, match?: Matcher
   const page = top.best.slice((query.page - 1) * query.perPage);
   return {
     resources: page.map((project) => summarize(project.name, true)),
-    totalPages: Math.ceil(total / query.perPage),
+    totalPages: Math.max(1, Math.ceil(total / query.perPage)),
     perPage: query.perPage,
   };
 }
@@ -179,7 +179,7 @@ async function findById(
   { page, perPage }: PageRequest,
 ): Promise<CollectionPage> {
   const relativePath = decodeId(id);
-  if (relativePath === null) return { resources: [], totalPages: 0, perPage };
+  if (relativePath === null) return { resources: [], totalPages: 1, perPage };
   try {
     const { stats } = await resolveInside(userDir, relativePath, id);
     return {
@@ -188,7 +188,7 @@ async function findById(
       perPage,
     };
   } catch (error) {
-    if (error instanceof ConnectorError) return { resources: [], totalPages: 0, perPage };
+    if (error instanceof ConnectorError) return { resources: [], totalPages: 1, perPage };
     throw error;
   }
 }
