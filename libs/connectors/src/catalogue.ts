@@ -1,21 +1,15 @@
 import type { ConnectorDefinition } from './connector';
 import { filesystemConnector } from './filesystem';
+import { zenodoConnector } from './zenodo';
 
 /** Every connector this build can serve; a targets-file entry names one in its `connector` field. */
-export const CONNECTORS: readonly ConnectorDefinition[] = [filesystemConnector];
+export const CONNECTORS: readonly ConnectorDefinition[] = [filesystemConnector, zenodoConnector];
 
 /**
  * Repositories the shipped targets file lists whose connectors have not landed yet: their entries load, and
  * any call that needs the connector answers 501.
  */
-export const PENDING_CONNECTORS: readonly string[] = [
-  'osf',
-  'curate_nd',
-  'github',
-  'zenodo',
-  'gitlab',
-  'figshare',
-];
+export const PENDING_CONNECTORS: readonly string[] = ['osf', 'curate_nd', 'github', 'gitlab', 'figshare'];
 
 /** Every name a targets-file entry may give in its `connector` field. */
 export const CONNECTOR_NAMES: readonly string[] = [
