@@ -25,6 +25,8 @@ const UPLOAD_TYPES = [
   'video',
   'software',
   'lesson',
+  'physicalobject',
+  'other',
 ];
 const MAX_SIZE = 100;
 /** Elasticsearch's default index.max_result_window, past which Zenodo refuses a page. */
