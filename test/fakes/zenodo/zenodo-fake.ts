@@ -24,6 +24,8 @@ export class ZenodoFake {
   readonly rateLimit = new RateLimiter(100, 60_000);
   private readonly owners = new Map<string, number>();
   private storage: StorageHost | null = null;
+  /** whether downloads go to the storage host (until the next reset) */
+  private redirecting = false;
   private nextOwner = 1001;
 
   async start(): Promise<this> {
@@ -37,7 +39,11 @@ export class ZenodoFake {
         if (!allowed) return reply.error(429, 'Too many requests.');
         return handler(request, reply, caller);
       });
-    const context = { state: this.state, api: () => this.server.url, storage: () => this.storage };
+    const context = {
+      state: this.state,
+      api: () => this.server.url,
+      storage: () => (this.redirecting ? this.storage : null),
+    };
     depositRoutes(route, context);
     fileRoutes(route, context);
     await this.server.start();
@@ -56,9 +62,11 @@ export class ZenodoFake {
     return owner;
   }
 
-  /** Downloads redirect to a storage host from now on; it is returned to look at what it received. */
+  /** Downloads redirect to a storage host until the next reset; it is returned to look at what it received. */
   async redirectDownloads(): Promise<FakeServer> {
     this.storage ??= await startStorageHost();
+    this.redirecting = true;
+    this.storage.server.requests.length = 0;
     return this.storage.server;
   }
 
@@ -83,6 +91,7 @@ export class ZenodoFake {
 
   reset(): void {
     this.state.clear();
+    this.redirecting = false;
     this.rateLimit.clear();
     this.server.clearFaults();
     this.server.requests.length = 0;

@@ -73,7 +73,7 @@ async function depositionById(
   }
 }
 
-export function listResources(
+export async function listResources(
   context: ZenodoSessionContext,
   query: CollectionQuery,
 ): Promise<CollectionPage> {
