@@ -3,7 +3,10 @@ import type { IncomingFile } from '../connector';
 import type { UpstreamClient } from '../http';
 import type { BucketObject, Deposition, DepositionFile, DepositionMetadata } from './entities';
 
-/** Newest first (https://developers.zenodo.org/#list: `mostrecent`, which sorts by creation, newest first). */
+/**
+ * Newest first: `mostrecent` of https://developers.zenodo.org/#list, which Zenodo sorts by creation date, newest
+ * first (LEGACY_SORT_OPTIONS in zenodo/zenodo-rdm's invenio.cfg; the documentation leaves its direction unclear).
+ */
 const NEWEST_FIRST = 'mostrecent';
 
 export interface DepositionsQuery {
@@ -74,7 +77,6 @@ export class ZenodoApi {
         method: 'PUT',
         url: `deposit/depositions/${id}`,
         json: { metadata },
-        idempotent: true,
       },
       resourceId,
     );
