@@ -302,6 +302,8 @@ describe('zenodo connector', () => {
 
   describe('writing', () => {
     it('makes a draft deposition with the configured upload type, a description and the user as creator', async () => {
+      // found by the title search that numbers titles, but no title the new one could clash with
+      fake.seed(owner, { title: 'Old Field Data (2)' });
       const session = await openAlice({ upload_type: 'dataset' });
       const made = await session.createProject('  Field Data  ');
       const stored = fake.state.depositions.get(Number(made.id))!;
@@ -315,6 +317,8 @@ describe('zenodo connector', () => {
       expect(stored.submitted).toBe(false);
       expect((await session.createProject('Field Data')).title).toBe('Field Data (2)');
       expect((await session.createProject('Field Data')).title).toBe('Field Data (3)');
+      expect((await session.createProject('Data (raw) v1.0')).title).toBe('Data (raw) v1.0');
+      expect((await session.createProject('Data (raw) v1.0')).title).toBe('Data (raw) v1.0 (2)');
       expect((await failure(session.createProject('   '))).status).toBe(400);
     });
 

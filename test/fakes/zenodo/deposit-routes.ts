@@ -177,7 +177,10 @@ export function depositRoutes(route: Router, context: ZenodoContext): void {
     state.touch(deposition);
     reply.json(202, depositionJson(context.api(), deposition));
   });
+}
 
+/** The deposition files resource (https://developers.zenodo.org/#deposition-files). */
+export function depositionFileRoutes(route: Router, context: ZenodoContext): void {
   // https://developers.zenodo.org/#deposition-files (List)
   route('GET', '/deposit/depositions/{id}/files', (request, reply, caller) => {
     const deposition = ownDeposition(context, request.params.id, reply, caller);

@@ -1,5 +1,5 @@
 import { FakeServer, type FakeRequest } from '../fake-server';
-import { depositRoutes, type Caller, type ZenodoHandler } from './deposit-routes';
+import { depositionFileRoutes, depositRoutes, type Caller, type ZenodoHandler } from './deposit-routes';
 import { fileRoutes, startStorageHost, type StorageHost } from './file-routes';
 import { storedFile, ZenodoState, type StoredDeposition } from './model';
 import { RateLimiter, Reply } from './reply';
@@ -45,6 +45,7 @@ export class ZenodoFake {
       storage: () => (this.redirecting ? this.storage : null),
     };
     depositRoutes(route, context);
+    depositionFileRoutes(route, context);
     fileRoutes(route, context);
     await this.server.start();
     return this;

@@ -25,12 +25,20 @@ import type { ZenodoSessionContext } from './session-context';
 /** Zenodo wants a description before it publishes (https://developers.zenodo.org/#representation). */
 const DESCRIPTION = 'Deposited through PresQT.';
 
-/** Titles of the user's depositions that a title search finds: every one a new title could clash with. */
-async function titlesLike(api: ZenodoApi, title: string): Promise<Set<string>> {
+/**
+ * The user's titles among `title`, `title (2)`, `title (3)`, ...: the title search finds them all (and other
+ * titles holding the phrase, which are not kept), page after page.
+ */
+async function numberedTitles(api: ZenodoApi, title: string): Promise<Set<string>> {
+  const literal = title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const numbered = new RegExp(`^${literal}(?: \\(\\d+\\))?$`);
   const titles = new Set<string>();
   for (let page = 1; ; page++) {
     const found = await api.depositions({ page, size: MAX_PAGE_SIZE, q: `title:${phrase(title)}` });
-    for (const deposition of found) titles.add(depositionTitle(deposition));
+    for (const deposition of found) {
+      const candidate = depositionTitle(deposition);
+      if (numbered.test(candidate)) titles.add(candidate);
+    }
     if (found.length < MAX_PAGE_SIZE) return titles;
   }
 }
@@ -39,7 +47,7 @@ async function titlesLike(api: ZenodoApi, title: string): Promise<Set<string>> {
 export async function createProject(context: ZenodoSessionContext, title: string): Promise<ResourceSummary> {
   const wanted = title.trim();
   if (wanted === '') throw new ConnectorError(400, 'A Zenodo deposition needs a title.');
-  const taken = await titlesLike(context.api, wanted);
+  const taken = await numberedTitles(context.api, wanted);
   let unique = wanted;
   for (let n = 2; taken.has(unique); n++) unique = `${wanted} (${n})`;
   const created = await context.api.create();
