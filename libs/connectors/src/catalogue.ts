@@ -4,6 +4,7 @@ import { filesystemConnector } from './filesystem';
 import { githubConnector } from './github';
 import { gitlabConnector } from './gitlab';
 import { osfConnector } from './osf';
+import { zenodoConnector } from './zenodo';
 
 /** Every connector this build can serve; a targets-file entry names one in its `connector` field. */
 export const CONNECTORS: readonly ConnectorDefinition[] = [
@@ -12,13 +13,14 @@ export const CONNECTORS: readonly ConnectorDefinition[] = [
   osfConnector,
   githubConnector,
   gitlabConnector,
+  zenodoConnector,
 ];
 
 /**
  * Repositories the shipped targets file lists whose connectors have not landed yet: their entries load, and
  * any call that needs the connector answers 501.
  */
-export const PENDING_CONNECTORS: readonly string[] = ['zenodo', 'figshare'];
+export const PENDING_CONNECTORS: readonly string[] = ['figshare'];
 
 /** Every name a targets-file entry may give in its `connector` field. */
 export const CONNECTOR_NAMES: readonly string[] = [

@@ -1,0 +1,2 @@
+export { zenodoConnector } from './zenodo.connector';
+export type { ZenodoOptions } from './options';

@@ -1,0 +1,44 @@
+import { ConnectorError } from '../connector-error';
+import type { ZenodoApi } from './api';
+import type { Deposition } from './entities';
+import { parseId } from './ids';
+
+/** The deposition an id names; files have no keywords of their own at Zenodo. */
+async function depositionWithKeywords(api: ZenodoApi, id: string): Promise<Deposition> {
+  const parsed = parseId(id);
+  if (!parsed) throw ConnectorError.unknownResource(id);
+  if (parsed.kind === 'file')
+    throw new ConnectorError(400, 'Zenodo keeps keywords on depositions, not on their files.');
+  return api.deposition(parsed.deposition, id);
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}
+
+/** A deposition's `metadata.keywords` (https://developers.zenodo.org/#representation). */
+export async function keywords(api: ZenodoApi, id: string): Promise<string[]> {
+  return strings((await depositionWithKeywords(api, id)).metadata?.keywords);
+}
+
+/**
+ * Replaces a deposition's keywords by sending its metadata back with new `keywords`
+ * (https://developers.zenodo.org/#update takes the whole metadata). A published deposition's metadata changes
+ * only after the `edit` action, which this service does not take on itself.
+ */
+export async function setKeywords(
+  api: ZenodoApi,
+  id: string,
+  keywords: readonly string[],
+): Promise<string[]> {
+  const deposition = await depositionWithKeywords(api, id);
+  if (deposition.state === 'done')
+    throw new ConnectorError(
+      400,
+      `Deposition ${id} is published: its keywords can change only once it is opened for editing on Zenodo.`,
+    );
+  // the reserved DOI is Zenodo's answer to `prereserve_doi: true`, not a value to send back
+  const { prereserve_doi: _reserved, ...metadata } = deposition.metadata ?? {};
+  const updated = await api.updateMetadata(deposition.id, { ...metadata, keywords: [...keywords] }, id);
+  return strings(updated.metadata?.keywords);
+}

@@ -1,0 +1,85 @@
+import type { CollectionPage, CollectionQuery, ResourceSummary, SearchFilter } from '../connector';
+import { ConnectorError } from '../connector-error';
+import type { ZenodoApi } from './api';
+import { depositionKind, depositionTitle, type Deposition } from './entities';
+import { parseId } from './ids';
+import type { ZenodoSessionContext } from './session-context';
+
+export function depositionSummary(deposition: Deposition): ResourceSummary {
+  return {
+    kind: 'container',
+    kindName: depositionKind(deposition),
+    id: String(deposition.id),
+    container: null,
+    title: depositionTitle(deposition),
+  };
+}
+
+/** A value as one phrase of Elasticsearch's query-string syntax, whatever characters it holds. */
+export function phrase(value: string): string {
+  return `"${value.replace(/["\\]/g, '\\$&')}"`;
+}
+
+/** The `q` of a search filter (https://developers.zenodo.org/#list: Elasticsearch query-string syntax). */
+function searchQuery(filter: Exclude<SearchFilter, 'id'>, value: string): string {
+  switch (filter) {
+    case 'general':
+      return phrase(value);
+    case 'title':
+      return `title:${phrase(value)}`;
+    case 'keywords':
+      return `keywords:${phrase(value)}`;
+    case 'author':
+      throw new ConnectorError(400, 'Zenodo depositions are searched by general, title, id or keywords.');
+  }
+}
+
+/**
+ * Page `page` of the user's depositions (matching `q`), newest first. Zenodo answers a page as a bare array,
+ * without a total or paging links, so whether more pages follow is learnt by asking for the one deposition
+ * after this page: `totalPages` is this page, or the next one when more exist (never read further).
+ */
+async function depositionsPage(
+  api: ZenodoApi,
+  perPage: number,
+  page: number,
+  q?: string,
+): Promise<CollectionPage> {
+  const depositions = await api.depositions({ page, size: perPage, q });
+  let totalPages = depositions.length > 0 ? page : Math.max(1, page - 1);
+  if (depositions.length >= perPage) {
+    const following = await api.depositions({ page: page * perPage + 1, size: 1, q });
+    if (following.length > 0) totalPages = page + 1;
+  }
+  return { resources: depositions.map(depositionSummary), totalPages, perPage };
+}
+
+/** The deposition an id search names, when the user may see it. */
+async function depositionById(
+  api: ZenodoApi,
+  id: string,
+  perPage: number,
+  page: number,
+): Promise<CollectionPage> {
+  const parsed = parseId(id);
+  const none = { resources: [], totalPages: 1, perPage };
+  if (parsed?.kind !== 'deposition') return none;
+  try {
+    const deposition = await api.deposition(parsed.deposition, id);
+    return { resources: page === 1 ? [depositionSummary(deposition)] : [], totalPages: 1, perPage };
+  } catch (error) {
+    if (error instanceof ConnectorError && [403, 404, 410].includes(error.status)) return none;
+    throw error;
+  }
+}
+
+export async function listResources(
+  context: ZenodoSessionContext,
+  query: CollectionQuery,
+): Promise<CollectionPage> {
+  const { api, perPage } = context;
+  const search = query.search;
+  if (!search) return depositionsPage(api, perPage, query.page);
+  if (search.filter === 'id') return depositionById(api, search.value.trim(), perPage, query.page);
+  return depositionsPage(api, perPage, query.page, searchQuery(search.filter, search.value));
+}

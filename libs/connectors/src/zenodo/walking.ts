@@ -1,0 +1,40 @@
+import type { RemoteFile, RemoteFolder } from '../connector';
+import { ConnectorError } from '../connector-error';
+import type { ZenodoApi } from './api';
+import { byFilename, depositionTitle, md5Of, pathSegment, type DepositionFile } from './entities';
+import { parseId } from './ids';
+
+function remoteFile(api: ZenodoApi, path: string, file: DepositionFile): RemoteFile {
+  return {
+    kind: 'file',
+    path,
+    size: Number(file.filesize),
+    sourceHashes: async (wanted): Promise<Record<string, string>> => {
+      const md5 = md5Of(file.checksum);
+      return md5 !== null && wanted.includes('md5') ? { md5 } : {};
+    },
+    open: async () => {
+      const link = file.links?.download;
+      if (!link)
+        throw new ConnectorError(502, `Zenodo gave no download link for the file '${file.filename}'.`);
+      return api.download(link);
+    },
+  };
+}
+
+/** A deposition (a folder) and then its files by name, or a single file; Zenodo keeps no folders below. */
+export async function* walk(api: ZenodoApi, id: string): AsyncGenerator<RemoteFolder | RemoteFile> {
+  const parsed = parseId(id);
+  if (!parsed) throw ConnectorError.unknownResource(id);
+  if (parsed.kind === 'file') {
+    const file = await api.file(parsed.deposition, parsed.file, id);
+    yield remoteFile(api, pathSegment(file.filename), file);
+    return;
+  }
+  const deposition = await api.deposition(parsed.deposition, id);
+  const folder = pathSegment(depositionTitle(deposition));
+  yield { kind: 'folder', path: folder };
+  const files = await api.files(deposition.id, id);
+  files.sort(byFilename);
+  for (const file of files) yield remoteFile(api, `${folder}/${pathSegment(file.filename)}`, file);
+}

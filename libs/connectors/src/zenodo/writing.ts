@@ -1,0 +1,168 @@
+import { createStreamHasher } from '@app/fixity';
+import type {
+  DuplicateAction,
+  IncomingFile,
+  PutFileResult,
+  ResourceSummary,
+  ResourceWriter,
+  WriterOptions,
+} from '../connector';
+import { ConnectorError } from '../connector-error';
+import type { ZenodoApi } from './api';
+import {
+  depositionTitle,
+  md5Of,
+  pathSegment,
+  userName,
+  type Deposition,
+  type DepositionFile,
+} from './entities';
+import { fileResourceId, parseId } from './ids';
+import { depositionSummary, phrase } from './listing';
+import { MAX_PAGE_SIZE } from './options';
+import type { ZenodoSessionContext } from './session-context';
+
+/** Zenodo wants a description before it publishes (https://developers.zenodo.org/#representation). */
+const DESCRIPTION = 'Deposited through PresQT.';
+
+/**
+ * The user's titles among `title`, `title (2)`, `title (3)`, ...: the title search finds them all (and other
+ * titles holding the phrase, which are not kept), page after page.
+ */
+async function numberedTitles(api: ZenodoApi, title: string): Promise<Set<string>> {
+  const literal = title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const numbered = new RegExp(`^${literal}(?: \\(\\d+\\))?$`);
+  const titles = new Set<string>();
+  for (let page = 1; ; page++) {
+    const found = await api.depositions({ page, size: MAX_PAGE_SIZE, q: `title:${phrase(title)}` });
+    for (const deposition of found) {
+      const candidate = depositionTitle(deposition);
+      if (numbered.test(candidate)) titles.add(candidate);
+    }
+    if (found.length < MAX_PAGE_SIZE) return titles;
+  }
+}
+
+/** A new deposition titled `title`, or `title (2)`, `title (3)`, ... when the user has that title already. */
+export async function createProject(context: ZenodoSessionContext, title: string): Promise<ResourceSummary> {
+  const wanted = title.trim();
+  if (wanted === '') throw new ConnectorError(400, 'A Zenodo deposition needs a title.');
+  const taken = await numberedTitles(context.api, wanted);
+  let unique = wanted;
+  for (let n = 2; taken.has(unique); n++) unique = `${wanted} (${n})`;
+  const created = await context.api.create();
+  const metadata = {
+    title: unique,
+    upload_type: context.uploadType,
+    description: DESCRIPTION,
+    creators: [{ name: userName(created.owner) }],
+  };
+  return depositionSummary(await context.api.updateMetadata(created.id, metadata, String(created.id)));
+}
+
+/** The one name a file takes in a deposition; ConnectorError 400 for a path into a folder or a bad name. */
+function fileName(path: readonly string[]): string {
+  if (path.length > 1)
+    throw new ConnectorError(
+      400,
+      `Zenodo keeps no folders: '${path.join('/')}' cannot be stored, only files directly in a deposition.`,
+    );
+  const name = path[0] ?? '';
+  if (name === '' || name === '.' || name === '..' || /[/\\\0]/.test(name))
+    throw new ConnectorError(400, `'${name}' cannot be used as a file name on Zenodo.`);
+  return name;
+}
+
+/** Whether an incoming file holds what Zenodo has (by md5), read once for it. */
+async function sameContent(file: IncomingFile, existing: DepositionFile): Promise<boolean> {
+  const md5 = md5Of(existing.checksum);
+  if (md5 === null) return false;
+  const hasher = createStreamHasher(['md5'], file.size);
+  try {
+    for await (const chunk of await file.open()) await hasher.update(chunk as Buffer);
+  } catch (error) {
+    hasher.drop();
+    throw error;
+  }
+  return (await hasher.digest()).md5 === md5;
+}
+
+/** Files going into one unpublished deposition, each stored as it is put (nothing waits for the commit). */
+class DepositionWriter implements ResourceWriter {
+  private readonly files: Map<string, DepositionFile>;
+  private readonly folder: string;
+
+  constructor(
+    private readonly context: ZenodoSessionContext,
+    private readonly deposition: Deposition,
+    private readonly bucket: string,
+    private readonly options: WriterOptions,
+  ) {
+    this.files = new Map((deposition.files ?? []).map((file) => [file.filename, file]));
+    this.folder = pathSegment(depositionTitle(deposition));
+  }
+
+  async putFile(
+    path: readonly string[],
+    file: IncomingFile,
+    duplicate: DuplicateAction,
+  ): Promise<PutFileResult> {
+    const name = fileName(path);
+    const existing = this.files.get(name);
+    if (existing && (duplicate === 'ignore' || (await sameContent(file, existing))))
+      return this.result('ignored', existing, existing.checksum);
+    // the bucket API replaces a file of the same name
+    const stored = await this.context.api.putObject(this.bucket, name, file);
+    const listed = await this.listed(name);
+    this.files.set(name, listed);
+    return this.result(existing ? 'updated' : 'created', listed, stored.checksum);
+  }
+
+  /** Nothing is staged: every file was stored when it was put. */
+  restage(): void {}
+
+  /** Publishes a deposition made for this job, when the target is set to publish. */
+  async commit(): Promise<void> {
+    if (this.options.newProject && this.context.publish)
+      await this.context.api.publish(this.deposition.id, String(this.deposition.id));
+  }
+
+  /** The deposition file Zenodo lists under `name`, for its id (the bucket's answer does not carry it). */
+  private async listed(name: string): Promise<DepositionFile> {
+    const files = await this.context.api.files(this.deposition.id, String(this.deposition.id));
+    const found = files.find((file) => file.filename === name);
+    if (!found) throw new ConnectorError(502, `Zenodo does not list the file '${name}' it was sent.`);
+    return found;
+  }
+
+  private result(outcome: PutFileResult['outcome'], file: DepositionFile, checksum: string): PutFileResult {
+    const md5 = md5Of(checksum);
+    return {
+      outcome,
+      id: fileResourceId(this.deposition.id, file.id),
+      path: `/${this.folder}/${file.filename}`,
+      hashes: md5 === null ? {} : { md5 },
+    };
+  }
+}
+
+export async function openWriter(
+  context: ZenodoSessionContext,
+  containerId: string,
+  options: WriterOptions,
+): Promise<ResourceWriter> {
+  const parsed = parseId(containerId);
+  if (!parsed) throw ConnectorError.unknownResource(containerId);
+  if (parsed.kind === 'file')
+    throw new ConnectorError(400, `The Resource provided, ${containerId}, is not a container`);
+  const deposition = await context.api.deposition(parsed.deposition, containerId);
+  if (deposition.submitted)
+    throw new ConnectorError(
+      400,
+      `Deposition ${containerId} is published: Zenodo takes new files only into a new version of it, ` +
+        'which this service does not make. Upload into a new deposition instead.',
+    );
+  const bucket = deposition.links?.bucket;
+  if (!bucket) throw new ConnectorError(502, `Zenodo gave no file bucket for deposition ${containerId}.`);
+  return new DepositionWriter(context, deposition, bucket, options);
+}
