@@ -24,6 +24,8 @@ export interface RemoteTargetUnderTest {
   badToken: string;
   /** Makes a top-level resource of the token's user at the fake, holding `files`; its id. */
   seedProject(title: string, files: Record<string, string | Buffer>): Promise<string>;
+  /** the names of the files the target itself holds in a resource (to see how a target without folders keeps one) */
+  storedNames?(id: string): Promise<string[]>;
   /** the GET requests of the upstream that send a file's bytes to us */
   fileReads: RegExp;
   /** the requests that take a file's bytes from us (for a writable target) */
@@ -264,6 +266,13 @@ export function describeRemoteTarget(
         const there = await transfer('remote', 'lab', SURVEY);
         expect(there.status).toBe(200);
         expect(there.body).toMatchObject({ failed_fixity: [], resources_ignored: [], resources_updated: [] });
+        if (!folders && remote.storedNames) {
+          // a target without folders holds the tree as one zip of a bag, beside the metadata file
+          expect((await remote.storedNames(there.body.destination_resource_id)).sort()).toEqual([
+            'PRESQT_FTS_METADATA.json',
+            'Survey.presqt.zip',
+          ]);
+        }
         const back = await transfer('lab', 'remote', there.body.destination_resource_id);
         expect(back.status).toBe(200);
         expect(back.body.failed_fixity).toEqual([]);

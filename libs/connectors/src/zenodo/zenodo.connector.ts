@@ -14,6 +14,7 @@ import type {
 } from '../connector';
 import { ConnectorError } from '../connector-error';
 import { Upstream } from '../http';
+import { withZippedFolders } from '../zipped-folders';
 import { ZenodoApi } from './api';
 import { getResource } from './detail';
 import { userName } from './entities';
@@ -111,6 +112,7 @@ export const zenodoConnector: ConnectorDefinition<ZenodoOptions> = {
       publish: options.publish ?? false,
       uploadType: options.upload_type ?? DEFAULT_UPLOAD_TYPE,
     };
-    return new ZenodoConnector(upstream, settings, context.statusTimeoutMs);
+    // Zenodo keeps no folders: a resource with folders is kept as one zip of a bag, and unpacked when read
+    return withZippedFolders(new ZenodoConnector(upstream, settings, context.statusTimeoutMs), context);
   },
 };
