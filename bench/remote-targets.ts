@@ -1,0 +1,62 @@
+import { TARGET_ACTIONS } from '@app/targets/target-entry';
+import type { FakeServer } from '../test/fakes/fake-server';
+import { FakeGitHub } from '../test/fakes/github/fake-github';
+import { FakeGitlab } from '../test/fakes/gitlab/fake-gitlab';
+import { OsfFake } from '../test/fakes/osf/osf-fake';
+import { ZenodoFake } from '../test/fakes/zenodo/zenodo-fake';
+
+/** A remote target of the bench: its targets-file entry, pointing at a fake upstream on this machine. */
+export interface BenchRemote {
+  name: string;
+  entry: Record<string, unknown>;
+  token: string;
+  stop(): Promise<void>;
+}
+
+export const REMOTE_TOKEN = 'bench-remote-token';
+
+/**
+ * The fakes of the test suite as the bench's remote targets, each answering `latencyMs` later than it could,
+ * as a repository on the internet would. They keep what is written in memory.
+ */
+export async function startRemoteTargets(latencyMs: number, partners: string[]): Promise<BenchRemote[]> {
+  const slow = (servers: FakeServer[]) => servers.forEach((server) => (server.latencyMs = latencyMs));
+  const github = await FakeGitHub.start();
+  github.addAccount('bench', { token: REMOTE_TOKEN });
+  const gitlab = await new FakeGitlab().start();
+  gitlab.addUser('bench', REMOTE_TOKEN);
+  const osf = await new OsfFake().start();
+  osf.addUser('Bench User', REMOTE_TOKEN);
+  const zenodo = await new ZenodoFake().start();
+  zenodo.rateLimit.limit = 1_000_000;
+  zenodo.addUser(REMOTE_TOKEN);
+  slow([github.server, gitlab.server, ...osf.servers, zenodo.server]);
+  const remote = (
+    name: string,
+    options: Record<string, unknown>,
+    stop: () => Promise<void>,
+  ): BenchRemote => ({
+    name,
+    token: REMOTE_TOKEN,
+    stop,
+    entry: {
+      name,
+      readable_name: name,
+      status_url: 'http://127.0.0.1/',
+      token_url: 'http://127.0.0.1/',
+      supported_actions: Object.fromEntries(TARGET_ACTIONS.map((action) => [action, true])),
+      supported_transfer_partners: { transfer_in: partners, transfer_out: partners },
+      supported_hash_algorithms: [],
+      infinite_depth: name !== 'zenodo',
+      search_parameters: [],
+      connector: name,
+      options,
+    },
+  });
+  return [
+    remote('github', { api_url: github.server.url }, () => github.stop()),
+    remote('gitlab', { api_url: gitlab.url }, () => gitlab.stop()),
+    remote('osf', { api_url: osf.api.url, files_url: osf.files.origin }, () => osf.stop()),
+    remote('zenodo', { api_url: zenodo.server.url }, () => zenodo.stop()),
+  ];
+}
