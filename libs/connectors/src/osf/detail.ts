@@ -1,16 +1,9 @@
 import type { ResourceDetail, ResourceSummary } from '../connector';
+import { isoDate } from '../upstream-values';
 import type { OsfApi } from './api';
 import { isFolder, related, OSF_STORAGE, type OsfFile, type OsfNode } from './entities';
 import { locate, nodeOf, storagesOf } from './locate';
-import {
-  fileExtra,
-  fileSummary,
-  hashesOf,
-  isoDate,
-  nodeExtra,
-  nodeSummary,
-  storageSummary,
-} from './resources';
+import { fileExtra, fileSummary, hashesOf, nodeExtra, nodeSummary, storageSummary } from './resources';
 
 const NO_HASHES = { md5: null, sha256: null };
 

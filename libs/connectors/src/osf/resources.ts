@@ -62,12 +62,6 @@ export function hashesOf(file: OsfFile): Record<HashAlgorithm, string | null> {
   return { md5: known.md5 ?? null, sha256: known.sha256 ?? null };
 }
 
-/** ISO 8601 UTC, from OSF's timestamps (UTC, with microseconds). */
-export function isoDate(value: string): string {
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : date.toISOString();
-}
-
 const NODE_EXTRA = [
   'category',
   'description',
@@ -118,9 +112,4 @@ export function fileExtra(file: OsfFile): ResourceDetail['extra'] {
  */
 export function fileUrl(file: OsfFile): string {
   return link(file, 'upload');
-}
-
-/** A node's title as one path segment: OSF titles may hold slashes, names in a walk may not. */
-export function pathSegment(title: string): string {
-  return title.replace(/\//g, '_');
 }

@@ -2,7 +2,8 @@ import type { RemoteFile, RemoteFolder } from '../connector';
 import type { OsfApi } from './api';
 import { isFolder, related, OSF_STORAGE, type OsfFile, type OsfNode } from './entities';
 import { locate, storagesOf } from './locate';
-import { fileUrl, knownHashes, pathSegment } from './resources';
+import { titleSegment } from '../upstream-values';
+import { fileUrl, knownHashes } from './resources';
 import type { WaterButler } from './waterbutler';
 
 type Entry = RemoteFolder | RemoteFile;
@@ -15,7 +16,7 @@ type Entry = RemoteFolder | RemoteFile;
 export async function* walk(api: OsfApi, files: WaterButler, id: string): AsyncGenerator<Entry> {
   const located = await locate(api, id);
   if (located.kind === 'node') {
-    yield* walkNode(api, files, located.node, pathSegment(located.node.attributes.title));
+    yield* walkNode(api, files, located.node, titleSegment(located.node.attributes.title));
   } else if (located.kind === 'storage') {
     const path = located.storage.attributes.name;
     yield { kind: 'folder', path };
@@ -46,7 +47,7 @@ async function* walkNode(
     }
   }
   for await (const component of api.all<OsfNode>(related(node, 'children'))) {
-    yield* walkNode(api, files, component, `${path}/${pathSegment(component.attributes.title)}`);
+    yield* walkNode(api, files, component, `${path}/${titleSegment(component.attributes.title)}`);
   }
 }
 

@@ -10,7 +10,8 @@ import { ConnectorError } from '../connector-error';
 import type { OsfApi } from './api';
 import { isFolder, link, related, OSF_STORAGE, type OsfFile, type OsfNode } from './entities';
 import { locate, nodeOf, storagesOf } from './locate';
-import { fileUrl, knownHashes, nodeSummary, pathSegment } from './resources';
+import { titleSegment } from '../upstream-values';
+import { fileUrl, knownHashes, nodeSummary } from './resources';
 import type { OsfSessionContext } from './session-context';
 import type { StoredFile } from './waterbutler';
 
@@ -80,7 +81,7 @@ async function destinationOf(api: OsfApi, id: string): Promise<Destination> {
       const { node } = located;
       const storage = (await storagesOf(api, node)).find((each) => each.attributes.provider === OSF_STORAGE);
       if (!storage) throw new ConnectorError(400, `The project ${id} has no OSF Storage to write into.`);
-      return destination(storage, `/${pathSegment(node.attributes.title)}`);
+      return destination(storage, `/${titleSegment(node.attributes.title)}`);
     }
     case 'storage':
       return destination(located.storage, storagePath(located.node, located.storage.attributes.provider));
@@ -100,7 +101,7 @@ async function destinationOf(api: OsfApi, id: string): Promise<Destination> {
 }
 
 function storagePath(node: OsfNode, provider: string): string {
-  const project = `/${pathSegment(node.attributes.title)}`;
+  const project = `/${titleSegment(node.attributes.title)}`;
   return provider === OSF_STORAGE ? project : `${project}/${provider}`;
 }
 

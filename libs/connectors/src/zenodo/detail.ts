@@ -1,5 +1,6 @@
 import type { ResourceDetail, ResourceSummary } from '../connector';
 import { ConnectorError } from '../connector-error';
+import { isoDate } from '../upstream-values';
 import type { ZenodoApi } from './api';
 import {
   byFilename,
@@ -13,11 +14,6 @@ import { fileResourceId, parseId } from './ids';
 
 /** Fields of a deposition's metadata about its DOI, which say nothing about the resource itself. */
 const DOI_FIELDS = new Set(['doi', 'prereserve_doi']);
-
-function isoDate(timestamp: string): string {
-  const date = new Date(timestamp);
-  return Number.isNaN(date.getTime()) ? timestamp : date.toISOString();
-}
 
 export function fileSummary(deposition: Deposition, file: DepositionFile): ResourceSummary {
   return {

@@ -1,3 +1,5 @@
+import { byName } from '../upstream-values';
+
 /**
  * The JSON Zenodo's deposit API answers with, as far as the connector reads it
  * (https://developers.zenodo.org/#representation and #deposition-files), and the
@@ -61,12 +63,6 @@ export function depositionTitle(deposition: Deposition): string {
   return deposition.title || deposition.metadata?.title || `Untitled deposition ${deposition.id}`;
 }
 
-/** A title as one path segment of a walk: Zenodo titles are free text and may hold slashes. */
-export function pathSegment(title: string): string {
-  const segment = title.replace(/[/\\]/g, '_').trim();
-  return segment === '' || segment === '.' || segment === '..' ? '_' : segment;
-}
-
 /** Zenodo's kind of upload (dataset, software, ...); a new deposition has none until its metadata is set. */
 export function depositionKind(deposition: Deposition): string {
   return deposition.metadata?.upload_type ?? 'deposition';
@@ -74,7 +70,7 @@ export function depositionKind(deposition: Deposition): string {
 
 /** Files in the order of their names, so that walks and listings are reproducible. */
 export function byFilename(a: DepositionFile, b: DepositionFile): number {
-  return a.filename < b.filename ? -1 : a.filename > b.filename ? 1 : 0;
+  return byName(a.filename, b.filename);
 }
 
 /**

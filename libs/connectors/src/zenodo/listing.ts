@@ -1,5 +1,6 @@
 import type { CollectionPage, CollectionQuery, ResourceSummary, SearchFilter } from '../connector';
 import { ConnectorError } from '../connector-error';
+import { lookaheadPage } from '../lookahead-page';
 import type { ZenodoApi } from './api';
 import { depositionKind, depositionTitle, type Deposition } from './entities';
 import { parseId } from './ids';
@@ -34,26 +35,6 @@ function searchQuery(filter: Exclude<SearchFilter, 'id'>, value: string): string
   }
 }
 
-/**
- * Page `page` of the user's depositions (matching `q`), newest first. Zenodo answers a page as a bare array,
- * without a total or paging links, so whether more pages follow is learnt by asking for the one deposition
- * after this page: `totalPages` is this page, or the next one when more exist (never read further).
- */
-async function depositionsPage(
-  api: ZenodoApi,
-  perPage: number,
-  page: number,
-  q?: string,
-): Promise<CollectionPage> {
-  const depositions = await api.depositions({ page, size: perPage, q });
-  let totalPages = depositions.length > 0 ? page : Math.max(1, page - 1);
-  if (depositions.length >= perPage) {
-    const following = await api.depositions({ page: page * perPage + 1, size: 1, q });
-    if (following.length > 0) totalPages = page + 1;
-  }
-  return { resources: depositions.map(depositionSummary), totalPages, perPage };
-}
-
 /** The deposition an id search names, when the user may see it. */
 async function depositionById(
   api: ZenodoApi,
@@ -79,7 +60,9 @@ export async function listResources(
 ): Promise<CollectionPage> {
   const { api, perPage } = context;
   const search = query.search;
-  if (!search) return depositionsPage(api, perPage, query.page);
-  if (search.filter === 'id') return depositionById(api, search.value.trim(), perPage, query.page);
-  return depositionsPage(api, perPage, query.page, searchQuery(search.filter, search.value));
+  if (search?.filter === 'id') return depositionById(api, search.value.trim(), perPage, query.page);
+  const q = search ? searchQuery(search.filter, search.value) : undefined;
+  // newest first; Zenodo answers a page as a bare array, without a total or paging links
+  const fetch = (page: number, size: number) => api.depositions({ page, size, q });
+  return lookaheadPage(fetch, depositionSummary, perPage, query.page);
 }

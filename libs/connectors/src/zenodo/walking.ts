@@ -1,7 +1,8 @@
 import type { RemoteFile, RemoteFolder } from '../connector';
 import { ConnectorError } from '../connector-error';
 import type { ZenodoApi } from './api';
-import { byFilename, depositionTitle, md5Of, pathSegment, type DepositionFile } from './entities';
+import { titleSegment } from '../upstream-values';
+import { byFilename, depositionTitle, md5Of, type DepositionFile } from './entities';
 import { parseId } from './ids';
 
 function remoteFile(api: ZenodoApi, path: string, file: DepositionFile): RemoteFile {
@@ -28,13 +29,13 @@ export async function* walk(api: ZenodoApi, id: string): AsyncGenerator<RemoteFo
   if (!parsed) throw ConnectorError.unknownResource(id);
   if (parsed.kind === 'file') {
     const file = await api.file(parsed.deposition, parsed.file, id);
-    yield remoteFile(api, pathSegment(file.filename), file);
+    yield remoteFile(api, titleSegment(file.filename), file);
     return;
   }
   const deposition = await api.deposition(parsed.deposition, id);
-  const folder = pathSegment(depositionTitle(deposition));
+  const folder = titleSegment(depositionTitle(deposition));
   yield { kind: 'folder', path: folder };
   const files = await api.files(deposition.id, id);
   files.sort(byFilename);
-  for (const file of files) yield remoteFile(api, `${folder}/${pathSegment(file.filename)}`, file);
+  for (const file of files) yield remoteFile(api, `${folder}/${titleSegment(file.filename)}`, file);
 }

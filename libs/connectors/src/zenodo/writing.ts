@@ -1,4 +1,3 @@
-import { createStreamHasher } from '@app/fixity';
 import type {
   DuplicateAction,
   IncomingFile,
@@ -8,15 +7,10 @@ import type {
   WriterOptions,
 } from '../connector';
 import { ConnectorError } from '../connector-error';
+import { incomingDigest } from '../incoming-digest';
+import { titleSegment } from '../upstream-values';
 import type { ZenodoApi } from './api';
-import {
-  depositionTitle,
-  md5Of,
-  pathSegment,
-  userName,
-  type Deposition,
-  type DepositionFile,
-} from './entities';
+import { depositionTitle, md5Of, userName, type Deposition, type DepositionFile } from './entities';
 import { fileResourceId, parseId } from './ids';
 import { depositionSummary, phrase } from './listing';
 import { MAX_PAGE_SIZE } from './options';
@@ -76,15 +70,7 @@ function fileName(path: readonly string[]): string {
 /** Whether an incoming file holds what Zenodo has (by md5), read once for it. */
 async function sameContent(file: IncomingFile, existing: DepositionFile): Promise<boolean> {
   const md5 = md5Of(existing.checksum);
-  if (md5 === null) return false;
-  const hasher = createStreamHasher(['md5'], file.size);
-  try {
-    for await (const chunk of await file.open()) await hasher.update(chunk as Buffer);
-  } catch (error) {
-    hasher.drop();
-    throw error;
-  }
-  return (await hasher.digest()).md5 === md5;
+  return md5 !== null && (await incomingDigest(file, 'md5')) === md5;
 }
 
 /** Files going into one unpublished deposition, each stored as it is put (nothing waits for the commit). */
@@ -99,7 +85,7 @@ class DepositionWriter implements ResourceWriter {
     private readonly options: WriterOptions,
   ) {
     this.files = new Map((deposition.files ?? []).map((file) => [file.filename, file]));
-    this.folder = pathSegment(depositionTitle(deposition));
+    this.folder = titleSegment(depositionTitle(deposition));
   }
 
   async putFile(
