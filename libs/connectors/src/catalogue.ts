@@ -1,5 +1,6 @@
 import type { ConnectorDefinition } from './connector';
 import { curateNdConnector } from './curate_nd';
+import { figshareConnector } from './figshare';
 import { filesystemConnector } from './filesystem';
 import { githubConnector } from './github';
 import { gitlabConnector } from './gitlab';
@@ -14,19 +15,11 @@ export const CONNECTORS: readonly ConnectorDefinition[] = [
   githubConnector,
   gitlabConnector,
   zenodoConnector,
+  figshareConnector,
 ];
 
-/**
- * Repositories the shipped targets file lists whose connectors have not landed yet: their entries load, and
- * any call that needs the connector answers 501.
- */
-export const PENDING_CONNECTORS: readonly string[] = ['figshare'];
-
 /** Every name a targets-file entry may give in its `connector` field. */
-export const CONNECTOR_NAMES: readonly string[] = [
-  ...CONNECTORS.map((definition) => definition.name),
-  ...PENDING_CONNECTORS,
-].sort();
+export const CONNECTOR_NAMES: readonly string[] = CONNECTORS.map((definition) => definition.name).sort();
 
 export function findConnector(name: string): ConnectorDefinition | undefined {
   return CONNECTORS.find((definition) => definition.name === name);

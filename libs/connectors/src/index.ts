@@ -1,7 +1,6 @@
 export * from './connector';
 export * from './connector-error';
 export * from './catalogue';
-export * from './http-status-probe';
 export * from './metadata-file';
 export * from './http';
 export * from './zipped-folders';

@@ -1,13 +1,7 @@
 import { dirname } from 'node:path';
 import { ServiceError } from '@app/common';
 import type { AppConfig } from '@app/config';
-import {
-  type Connector,
-  CONNECTOR_NAMES,
-  findConnector,
-  probeHttpStatus,
-  type TargetStatus,
-} from '@app/connectors';
+import { type Connector, CONNECTOR_NAMES, findConnector, type TargetStatus } from '@app/connectors';
 import { loadTargetsFile } from './load-targets-file';
 import type { TargetAction, TargetEntry } from './target-entry';
 
@@ -15,8 +9,7 @@ import type { TargetAction, TargetEntry } from './target-entry';
 export class Target {
   constructor(
     readonly entry: TargetEntry,
-    private readonly connectorInstance: Connector | undefined,
-    private readonly statusTimeoutMs: number,
+    readonly connector: Connector,
   ) {}
 
   get name(): string {
@@ -34,22 +27,8 @@ export class Target {
     }
   }
 
-  /** The connector; 501 while this repository's connector has not landed in this build. */
-  get connector(): Connector {
-    if (!this.connectorInstance) {
-      throw new ServiceError(
-        501,
-        `PresQT Error: the '${this.entry.connector}' connector that serves target '${this.name}' ` +
-          'is not available in this version of the service.',
-      );
-    }
-    return this.connectorInstance;
-  }
-
   status(): Promise<TargetStatus> {
-    return this.connectorInstance
-      ? this.connectorInstance.status()
-      : probeHttpStatus(this.entry.status_url, this.statusTimeoutMs);
+    return this.connector.status();
   }
 }
 
@@ -70,7 +49,6 @@ export class TargetsRegistry {
           .validateOptions(entry.options ?? {})
           .map((problem) => `field 'options': ${problem}`);
       }
-      if (CONNECTOR_NAMES.includes(entry.connector)) return [];
       return [
         `field 'connector' names '${entry.connector}', which is not a known connector (known: ${CONNECTOR_NAMES.join(', ')})`,
       ];
@@ -84,11 +62,12 @@ export class TargetsRegistry {
     };
     return new TargetsRegistry(
       entries.map((entry) => {
-        const connector = findConnector(entry.connector)?.create(entry.options ?? {}, {
+        // every entry names a known connector: the targets file was checked above
+        const connector = findConnector(entry.connector)!.create(entry.options ?? {}, {
           ...context,
           targetName: entry.name,
         });
-        return new Target(entry, connector, config.statusTimeoutMs);
+        return new Target(entry, connector);
       }),
     );
   }

@@ -34,7 +34,6 @@ export class ResourcesController {
     400: 'token header missing; target lacks resource_collection; malformed search query or page',
     401: 'invalid token',
     404: 'invalid target name',
-    501: "the target's connector is not available in this version",
   })
   collection(
     @Req() request: Request,
@@ -73,7 +72,6 @@ export class ResourcesController {
     403: 'no access to the resource',
     404: 'invalid target name; resource id unknown for the user',
     410: 'resource no longer available',
-    501: "the target's connector is not available in this version",
   })
   async detailOrDownload(
     @Req() request: Request,

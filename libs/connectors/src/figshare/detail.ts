@@ -1,0 +1,119 @@
+import type { ResourceDetail, ResourceSummary } from '../connector';
+import { ConnectorError } from '../connector-error';
+import { byName, isoDate } from '../upstream-values';
+import type { FigshareApi } from './api';
+import { articleKind, md5Of, modifiedDate, type Article, type ArticleFile, type Project } from './entities';
+import { articleResourceId, fileResourceId, parseId } from './ids';
+import { projectArticles } from './project-articles';
+
+/** Fields shown as a resource's title, id and dates, which `extra` need not repeat. */
+const SHOWN = new Set(['id', 'title', 'created_date', 'modified_date', 'files']);
+const NO_HASHES = { md5: null, sha256: null };
+
+function extraOf(entity: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(entity).filter(([field]) => !SHOWN.has(field)));
+}
+
+/** The summary of a file of `article`, shown in `containerId` (the project for its own article's files). */
+export function fileSummary(
+  projectId: string,
+  article: Article,
+  file: ArticleFile,
+  containerId: string,
+): ResourceSummary {
+  return {
+    kind: 'item',
+    kindName: 'file',
+    id: fileResourceId(projectId, article.id, file.id),
+    container: containerId,
+    title: file.name,
+  };
+}
+
+export function articleSummary(projectId: string, article: Article): ResourceSummary {
+  return {
+    kind: 'container',
+    kindName: articleKind(article),
+    id: articleResourceId(projectId, article.id),
+    container: projectId,
+    title: article.title,
+  };
+}
+
+function byFileName(a: ArticleFile, b: ArticleFile): number {
+  return byName(a.name, b.name);
+}
+
+async function projectDetail(api: FigshareApi, projectId: string, id: string): Promise<ResourceDetail> {
+  const project: Project = await api.project(projectId, id);
+  const { own, others } = await projectArticles(api, project, id);
+  const ownFiles = own ? (await api.files(projectId, own.id, id)).sort(byFileName) : [];
+  return {
+    kind: 'container',
+    kindName: 'project',
+    id,
+    title: project.title,
+    dateCreated: isoDate(project.created_date ?? modifiedDate(project)),
+    dateModified: isoDate(modifiedDate(project)),
+    hashes: NO_HASHES,
+    extra: extraOf(project),
+    children: [
+      ...ownFiles.map((file) => fileSummary(projectId, own!, file, id)),
+      ...others.map((article) => articleSummary(projectId, article)),
+    ],
+  };
+}
+
+async function articleDetail(api: FigshareApi, projectId: string, articleId: string, id: string) {
+  const [article, files] = await Promise.all([
+    api.article(projectId, articleId, id),
+    api.files(projectId, articleId, id),
+  ]);
+  return {
+    kind: 'container' as const,
+    kindName: articleKind(article),
+    id,
+    title: article.title,
+    dateCreated: isoDate(article.created_date ?? modifiedDate(article)),
+    dateModified: isoDate(modifiedDate(article)),
+    hashes: NO_HASHES,
+    extra: extraOf(article),
+    children: files.sort(byFileName).map((file) => fileSummary(projectId, article, file, id)),
+  };
+}
+
+/** A file has no dates of its own at FigShare: it shows its article's. */
+async function fileDetail(
+  api: FigshareApi,
+  parsed: { project: string; article: string; file: string },
+  id: string,
+): Promise<ResourceDetail> {
+  const [article, file] = await Promise.all([
+    api.article(parsed.project, parsed.article, id),
+    api.file(parsed.project, parsed.article, parsed.file, id),
+  ]);
+  return {
+    kind: 'item',
+    kindName: 'file',
+    id,
+    title: file.name,
+    dateCreated: isoDate(article.created_date ?? modifiedDate(article)),
+    dateModified: isoDate(modifiedDate(article)),
+    hashes: { md5: md5Of(file), sha256: null },
+    extra: { size: Number(file.size), article: articleResourceId(parsed.project, parsed.article) },
+    children: [],
+  };
+}
+
+export async function getResource(api: FigshareApi, id: string): Promise<ResourceDetail> {
+  const parsed = parseId(id);
+  if (!parsed) throw ConnectorError.unknownResource(id);
+  switch (parsed.kind) {
+    case 'project':
+      return projectDetail(api, parsed.project, id);
+    case 'article':
+      return articleDetail(api, parsed.project, parsed.article, id);
+    case 'file':
+      return fileDetail(api, parsed, id);
+  }
+}

@@ -1,0 +1,112 @@
+import type {
+  CollectionPage,
+  CollectionQuery,
+  Connector,
+  ConnectorDefinition,
+  ConnectorSession,
+  RemoteFile,
+  RemoteFolder,
+  ResourceDetail,
+  ResourceSummary,
+  ResourceWriter,
+  TargetStatus,
+} from '../connector';
+import { ConnectorError } from '../connector-error';
+import { Upstream } from '../http';
+import { withZippedFolders } from '../zipped-folders';
+import { FigshareApi } from './api';
+import { getResource } from './detail';
+import { userName } from './entities';
+import { keywords, setKeywords } from './keywords';
+import { listResources } from './listing';
+import {
+  DEFAULT_API_URL,
+  DEFAULT_FILES_URL,
+  MAX_PAGE_SIZE,
+  validateOptions,
+  type FigshareOptions,
+} from './options';
+import type { FigshareSessionContext } from './session-context';
+import { walk } from './walking';
+import { createProject, openWriter } from './writing';
+
+class FigshareSession implements ConnectorSession {
+  readonly username: string;
+
+  constructor(private readonly context: FigshareSessionContext) {
+    this.username = context.username;
+  }
+
+  listResources(query: CollectionQuery): Promise<CollectionPage> {
+    return listResources(this.context, query);
+  }
+
+  getResource(id: string): Promise<ResourceDetail> {
+    return getResource(this.context.api, id);
+  }
+
+  walk(id: string): AsyncIterable<RemoteFolder | RemoteFile> {
+    return walk(this.context.api, id);
+  }
+
+  createProject(title: string): Promise<ResourceSummary> {
+    return createProject(this.context, title);
+  }
+
+  openWriter(containerId: string): Promise<ResourceWriter> {
+    return openWriter(this.context, containerId);
+  }
+
+  keywords(id: string): Promise<string[]> {
+    return keywords(this.context.api, id);
+  }
+
+  setKeywords(id: string, tags: readonly string[]): Promise<string[]> {
+    return setKeywords(this.context.api, id, tags);
+  }
+}
+
+class FigshareConnector implements Connector {
+  /** FigShare computes an md5 of every file it stores (`computed_md5`, https://docs.figshare.com/#private_file) */
+  readonly hashAlgorithms = ['md5'];
+
+  constructor(
+    private readonly upstream: Upstream,
+    private readonly perPage: number,
+    private readonly statusTimeoutMs: number,
+  ) {}
+
+  /**
+   * Checks the token by reading the account it belongs to (https://docs.figshare.com/#private_account), which
+   * also names the user. FigShare refuses a token it does not know with 403.
+   */
+  async open(token: string): Promise<ConnectorSession> {
+    const api = new FigshareApi(this.upstream.as({ authorization: `token ${token}` }));
+    try {
+      const account = await api.account();
+      return new FigshareSession({ api, username: userName(account), perPage: this.perPage });
+    } catch (error) {
+      if (error instanceof ConnectorError && error.status === 403) throw ConnectorError.invalidToken(403);
+      throw error;
+    }
+  }
+
+  /** Whether the API answers at all: without a token its account endpoint answers 403. */
+  status(): Promise<TargetStatus> {
+    return this.upstream.probe('account', this.statusTimeoutMs);
+  }
+}
+
+export const figshareConnector: ConnectorDefinition<FigshareOptions> = {
+  name: 'figshare',
+  validateOptions,
+  create(options, context) {
+    // the file host serves the bytes of files not yet published only to their owner's token
+    const upstream = new Upstream('FigShare', options.api_url ?? DEFAULT_API_URL, context.upstream, [
+      options.files_url ?? DEFAULT_FILES_URL,
+    ]);
+    const perPage = options.per_page ?? Math.min(context.perPage, MAX_PAGE_SIZE);
+    // FigShare keeps no folders: a resource with folders is kept as one zip of a bag, and unpacked when read
+    return withZippedFolders(new FigshareConnector(upstream, perPage, context.statusTimeoutMs), context);
+  },
+};

@@ -1,0 +1,2 @@
+export { figshareConnector } from './figshare.connector';
+export type { FigshareOptions } from './options';

@@ -1,0 +1,41 @@
+import { ConnectorError } from '../connector-error';
+import type { FigshareApi } from './api';
+import type { Article } from './entities';
+import { parseId } from './ids';
+import { ownArticle, projectArticles } from './project-articles';
+
+/** FigShare keeps keywords as the `tags` of articles; a project's are those of its own article. */
+function tagsOf(article: Article): string[] {
+  return Array.isArray(article.tags) ? article.tags.filter((tag) => typeof tag === 'string') : [];
+}
+
+function articleIdOf(id: string): { project: string; article?: string } {
+  const parsed = parseId(id);
+  if (!parsed) throw ConnectorError.unknownResource(id);
+  if (parsed.kind === 'file')
+    throw new ConnectorError(400, 'FigShare keeps keywords on articles and projects, not on files.');
+  return parsed;
+}
+
+/** The tags of an article, or of a project's own article (none when it has no article of its own yet). */
+export async function keywords(api: FigshareApi, id: string): Promise<string[]> {
+  const { project, article } = articleIdOf(id);
+  if (article !== undefined) return tagsOf(await api.article(project, article, id));
+  // a listing's articles carry no tags: the own article is read in full
+  const { own } = await projectArticles(api, await api.project(project, id), id);
+  return own ? tagsOf(await api.article(project, own.id, id)) : [];
+}
+
+/**
+ * Replaces the tags of an article, or of a project's own article (made when it has none), and reads them back
+ * as FigShare stored them (https://docs.figshare.com/#private_article_update answers without the article).
+ */
+export async function setKeywords(api: FigshareApi, id: string, tags: readonly string[]): Promise<string[]> {
+  const { project, article } = articleIdOf(id);
+  const target =
+    article !== undefined
+      ? await api.article(project, article, id)
+      : await ownArticle(api, await api.project(project, id), id);
+  await api.updateArticle(target.id, { tags: [...tags] }, id);
+  return tagsOf(await api.article(project, target.id, id));
+}

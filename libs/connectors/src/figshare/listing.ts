@@ -1,0 +1,71 @@
+import type { CollectionPage, CollectionQuery, ResourceSummary, SearchFilter } from '../connector';
+import { ConnectorError } from '../connector-error';
+import { lookaheadPage } from '../lookahead-page';
+import type { FigshareApi } from './api';
+import type { Project } from './entities';
+import { parseId } from './ids';
+import type { FigshareSessionContext } from './session-context';
+
+export function projectSummary(project: Pick<Project, 'id' | 'title'>): ResourceSummary {
+  return {
+    kind: 'container',
+    kindName: 'project',
+    id: String(project.id),
+    container: null,
+    title: project.title,
+  };
+}
+
+/** A value as one phrase of FigShare's search syntax, whatever characters it holds. */
+function phrase(value: string): string {
+  return `"${value.replace(/["\\]/g, ' ').trim()}"`;
+}
+
+/**
+ * The `search_for` of a search filter: a phrase over every field, or over the title with the `:title:` field
+ * operator (https://docs.figshare.com/#search).
+ */
+function searchFor(filter: Exclude<SearchFilter, 'id'>, value: string): string {
+  switch (filter) {
+    case 'general':
+      return phrase(value);
+    case 'title':
+      return `:title: ${phrase(value)}`;
+    case 'author':
+    case 'keywords':
+      throw new ConnectorError(400, 'FigShare projects are searched by general, title or id.');
+  }
+}
+
+/** The project an id search names, when the user may see it. */
+async function projectById(
+  api: FigshareApi,
+  id: string,
+  perPage: number,
+  page: number,
+): Promise<CollectionPage> {
+  const parsed = parseId(id);
+  const none = { resources: [], totalPages: 1, perPage };
+  if (parsed?.kind !== 'project') return none;
+  try {
+    const project = await api.project(parsed.project, id);
+    return { resources: page === 1 ? [projectSummary(project)] : [], totalPages: 1, perPage };
+  } catch (error) {
+    if (error instanceof ConnectorError && [403, 404, 410].includes(error.status)) return none;
+    throw error;
+  }
+}
+
+/** The user's projects, most recently changed first, or those a search finds. */
+export async function listResources(
+  context: FigshareSessionContext,
+  query: CollectionQuery,
+): Promise<CollectionPage> {
+  const { api, perPage } = context;
+  const search = query.search;
+  if (search?.filter === 'id') return projectById(api, search.value.trim(), perPage, query.page);
+  const terms = search ? searchFor(search.filter, search.value) : null;
+  const fetch = (page: number, pageSize: number) =>
+    terms === null ? api.projects({ page, pageSize }) : api.searchProjects(terms, { page, pageSize });
+  return lookaheadPage(fetch, projectSummary, perPage, query.page);
+}

@@ -1,0 +1,144 @@
+import type {
+  DuplicateAction,
+  IncomingFile,
+  PutFileResult,
+  ResourceSummary,
+  ResourceWriter,
+} from '../connector';
+import { ConnectorError } from '../connector-error';
+import { incomingDigest } from '../incoming-digest';
+import { titleSegment } from '../upstream-values';
+import type { FigshareApi } from './api';
+import { md5Of, type Article, type ArticleFile, type Project } from './entities';
+import { fileResourceId, parseId } from './ids';
+import { projectSummary } from './listing';
+import { MAX_PAGE_SIZE } from './options';
+import { ownArticle } from './project-articles';
+import { uploadFile } from './multipart-upload';
+import type { FigshareSessionContext } from './session-context';
+
+/** What the service writes as the description of the projects it makes. */
+const DESCRIPTION = 'Deposited through PresQT.';
+
+/** Every title of the user's projects, page after page. */
+async function projectTitles(api: FigshareApi): Promise<Set<string>> {
+  const titles = new Set<string>();
+  for (let page = 1; ; page++) {
+    const projects = await api.projects({ page, pageSize: MAX_PAGE_SIZE });
+    for (const project of projects) titles.add(project.title);
+    if (projects.length < MAX_PAGE_SIZE) return titles;
+  }
+}
+
+/** A new project titled `title`, or `title (2)`, `title (3)`, ... when the user has that title already. */
+export async function createProject(
+  context: FigshareSessionContext,
+  title: string,
+): Promise<ResourceSummary> {
+  const wanted = title.trim();
+  if (wanted === '') throw new ConnectorError(400, 'A FigShare project needs a title.');
+  const taken = await projectTitles(context.api);
+  let unique = wanted;
+  for (let n = 2; taken.has(unique); n++) unique = `${wanted} (${n})`;
+  const id = await context.api.createProject(unique, DESCRIPTION);
+  return projectSummary({ id, title: unique });
+}
+
+/** The one name a file takes in an article; ConnectorError 400 for a path into a folder or a bad name. */
+function fileName(path: readonly string[]): string {
+  if (path.length > 1)
+    throw new ConnectorError(
+      400,
+      `FigShare keeps no folders: '${path.join('/')}' cannot be stored, only files directly in an article.`,
+    );
+  const name = path[0] ?? '';
+  if (name.trim() === '' || name === '.' || name === '..' || /[/\\\0]/.test(name))
+    throw new ConnectorError(400, `'${name}' cannot be used as a file name on FigShare.`);
+  return name;
+}
+
+/** Files going into one article, each stored as it is put (nothing waits for the commit). */
+class ArticleWriter implements ResourceWriter {
+  private readonly files: Map<string, ArticleFile>;
+
+  constructor(
+    private readonly api: FigshareApi,
+    private readonly projectId: string,
+    private readonly article: Article,
+    files: ArticleFile[],
+    /** where the article's files appear, from the top of the target */
+    private readonly folder: string,
+  ) {
+    this.files = new Map(files.map((file) => [file.name, file]));
+  }
+
+  async putFile(
+    path: readonly string[],
+    file: IncomingFile,
+    duplicate: DuplicateAction,
+  ): Promise<PutFileResult> {
+    const name = fileName(path);
+    const existing = this.files.get(name);
+    if (existing && duplicate === 'ignore') return this.result('ignored', existing);
+    const md5 = await incomingDigest(file, 'md5');
+    if (existing && md5Of(existing) === md5) return this.result('ignored', existing);
+    const uploaded = await uploadFile(this.api, this.article.id, name, file, md5);
+    // the file it replaces goes only once the new one is complete, so a failure loses neither
+    if (existing) await this.api.deleteFile(this.article.id, existing.id);
+    const stored = await this.api.file(
+      this.projectId,
+      String(this.article.id),
+      String(uploaded.id),
+      this.resourceId,
+    );
+    this.files.set(name, stored);
+    return this.result(existing ? 'updated' : 'created', stored);
+  }
+
+  /** Nothing is staged: every file was stored when it was put. */
+  restage(): void {}
+
+  /** Nothing is left to do: FigShare shows a file once its upload is complete. */
+  async commit(): Promise<void> {}
+
+  private get resourceId(): string {
+    return `${this.projectId}:${this.article.id}`;
+  }
+
+  private result(outcome: PutFileResult['outcome'], file: ArticleFile): PutFileResult {
+    const md5 = md5Of(file);
+    return {
+      outcome,
+      id: fileResourceId(this.projectId, this.article.id, file.id),
+      path: `/${this.folder}/${file.name}`,
+      hashes: md5 === null ? {} : { md5 },
+    };
+  }
+}
+
+/** The article files put into `containerId` go to: a project's own article (made if need be), or an article. */
+async function destination(
+  api: FigshareApi,
+  containerId: string,
+): Promise<{ project: Project; article: Article; folder: string }> {
+  const parsed = parseId(containerId);
+  if (!parsed) throw ConnectorError.unknownResource(containerId);
+  if (parsed.kind === 'file')
+    throw new ConnectorError(400, `The Resource provided, ${containerId}, is not a container`);
+  const project = await api.project(parsed.project, containerId);
+  const projectFolder = titleSegment(project.title);
+  if (parsed.kind === 'project')
+    return { project, article: await ownArticle(api, project, containerId), folder: projectFolder };
+  const article = await api.article(parsed.project, parsed.article, containerId);
+  return { project, article, folder: `${projectFolder}/${titleSegment(article.title)}` };
+}
+
+export async function openWriter(
+  context: FigshareSessionContext,
+  containerId: string,
+): Promise<ResourceWriter> {
+  const { project, article, folder } = await destination(context.api, containerId);
+  const projectId = String(project.id);
+  const files = await context.api.files(projectId, article.id, containerId);
+  return new ArticleWriter(context.api, projectId, article, files, folder);
+}
