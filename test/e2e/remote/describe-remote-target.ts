@@ -30,6 +30,9 @@ export interface RemoteTargetUnderTest {
   fileReads: RegExp;
   /** the requests that take a file's bytes from us (for a writable target) */
   fileWrites?: { method: string; path: RegExp };
+  /** where an upstream serves or takes files on hosts of their own (FigShare's): the fakes of those hosts */
+  readsHost?: FakeServer;
+  writesHost?: FakeServer;
   stop(): Promise<void>;
 }
 
@@ -161,9 +164,16 @@ export function describeRemoteTarget(
       http = request(stack.baseUrl);
     });
 
+    const readsHost = () => remote.readsHost ?? remote.fake;
+    const writesHost = () => remote.writesHost ?? remote.fake;
+    /** every fake host of the upstream */
+    const hosts = () => [...new Set([remote.fake, readsHost(), writesHost()])];
+
     beforeEach(() => {
-      remote.fake.clearFaults();
-      remote.fake.latencyMs = 0;
+      for (const host of hosts()) {
+        host.clearFaults();
+        host.latencyMs = 0;
+      }
     });
 
     afterAll(async () => {
@@ -213,15 +223,15 @@ export function describeRemoteTarget(
 
     it('retries file reads through 503s and dropped connections, and fails clearly when the upstream stays down', async () => {
       const id = await remote.seedProject('Faulty', { 'one.txt': 'one', 'two.txt': 'two' });
-      remote.fake.inject({
+      readsHost().inject({
         kind: 'status',
         status: 503,
         times: 2,
         match: { method: 'GET', path: remote.fileReads },
       });
-      remote.fake.inject({ kind: 'reset', times: 1, match: { method: 'GET', path: remote.fileReads } });
+      readsHost().inject({ kind: 'reset', times: 1, match: { method: 'GET', path: remote.fileReads } });
       expect((await download(id)).status).toBe(200);
-      remote.fake.inject({
+      readsHost().inject({
         kind: 'status',
         status: 500,
         times: 1000,
@@ -322,14 +332,14 @@ export function describeRemoteTarget(
       });
 
       it('writes through rate limits and 5xx answers of the upstream', async () => {
-        remote.fake.inject({
+        writesHost().inject({
           kind: 'status',
           status: 429,
           headers: { 'retry-after': '1' },
           times: 1,
           match: writes(),
         });
-        remote.fake.inject({
+        writesHost().inject({
           kind: 'status',
           status: 503,
           times: 2,
@@ -345,7 +355,7 @@ export function describeRemoteTarget(
         for (let i = 0; i < 1000; i++)
           files[`alice/Thousand/d${i % 10}/f${i}.txt`] = `file ${i}\n`.repeat(50);
         writeTree(labRoot, files);
-        remote.fake.latencyMs = 20;
+        for (const host of hosts()) host.latencyMs = 20;
         const { result, peakMiB } = await peakRssDuring(stack.worker!, () =>
           transfer('remote', 'lab', Buffer.from('Thousand').toString('base64url')),
         );
