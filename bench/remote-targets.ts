@@ -1,5 +1,6 @@
 import { TARGET_ACTIONS } from '@app/targets/target-entry';
 import type { FakeServer } from '../test/fakes/fake-server';
+import { FigshareFake } from '../test/fakes/figshare/figshare-fake';
 import { FakeGitHub } from '../test/fakes/github/fake-github';
 import { FakeGitlab } from '../test/fakes/gitlab/fake-gitlab';
 import { OsfFake } from '../test/fakes/osf/osf-fake';
@@ -30,7 +31,17 @@ export async function startRemoteTargets(latencyMs: number, partners: string[]):
   const zenodo = await new ZenodoFake().start();
   zenodo.rateLimit.limit = 1_000_000;
   zenodo.addUser(REMOTE_TOKEN);
-  slow([github.server, gitlab.server, ...osf.servers, zenodo.server]);
+  const figshare = await new FigshareFake().start();
+  figshare.addUser(REMOTE_TOKEN);
+  slow([
+    github.server,
+    gitlab.server,
+    ...osf.servers,
+    zenodo.server,
+    figshare.server,
+    figshare.uploads,
+    figshare.downloads,
+  ]);
   const remote = (
     name: string,
     options: Record<string, unknown>,
@@ -47,7 +58,7 @@ export async function startRemoteTargets(latencyMs: number, partners: string[]):
       supported_actions: Object.fromEntries(TARGET_ACTIONS.map((action) => [action, true])),
       supported_transfer_partners: { transfer_in: partners, transfer_out: partners },
       supported_hash_algorithms: [],
-      infinite_depth: name !== 'zenodo',
+      infinite_depth: name !== 'zenodo' && name !== 'figshare',
       search_parameters: [],
       connector: name,
       options,
@@ -58,5 +69,8 @@ export async function startRemoteTargets(latencyMs: number, partners: string[]):
     remote('gitlab', { api_url: gitlab.url }, () => gitlab.stop()),
     remote('osf', { api_url: osf.api.url, files_url: osf.files.origin }, () => osf.stop()),
     remote('zenodo', { api_url: zenodo.server.url }, () => zenodo.stop()),
+    remote('figshare', { api_url: figshare.server.url, files_url: figshare.downloads.url }, () =>
+      figshare.stop(),
+    ),
   ];
 }

@@ -46,6 +46,7 @@ const REMOTE_DATA: Record<string, string[]> = {
   gitlab: ['thousand'],
   osf: ['thousand'],
   zenodo: ['thousand', 'one'],
+  figshare: ['thousand'],
 };
 
 interface Row {
