@@ -1,29 +1,12 @@
 import { createHash } from 'node:crypto';
-import { Readable } from 'node:stream';
-import type { Connector, ConnectorSession, IncomingFile, RemoteFile } from '@app/connectors/connector';
+import type { Connector, ConnectorSession, RemoteFile } from '@app/connectors/connector';
 import { figshareConnector, type FigshareOptions } from '@app/connectors/figshare';
 import { FigshareFake } from '../fakes/figshare/figshare-fake';
 import { connectorContext } from '../support/connector-context';
 import { failureOf, readAll } from '../support/connector-failures';
+import { countedFile } from '../support/incoming-file';
 
 const md5 = (content: string | Buffer) => createHash('md5').update(content).digest('hex');
-
-/** An incoming file that counts how often it is opened. */
-function counted(content: string | Buffer): IncomingFile & { opened: number } {
-  const bytes = Buffer.from(content);
-  const file = {
-    size: bytes.length,
-    opened: 0,
-    open: async () => {
-      file.opened++;
-      // in small chunks, so that parts end inside chunks
-      const chunks = [];
-      for (let at = 0; at < bytes.length; at += 700) chunks.push(bytes.subarray(at, at + 700));
-      return Readable.from(chunks);
-    },
-  };
-  return file;
-}
 
 /** Bytes that differ from one offset to the next, so a part sent at the wrong place shows. */
 function patterned(size: number): Buffer {
@@ -105,7 +88,7 @@ describe('figshare connector', () => {
       const session = await openAlice();
       const project = await session.createProject('Guarded');
       const writer = await session.openWriter(project.id, { newProject: true, message: 'x' });
-      await writer.putFile(['a.txt'], counted('a'), 'ignore');
+      await writer.putFile(['a.txt'], countedFile('a'), 'ignore');
       for (const entry of [...(await collect(session, project.id))])
         if (entry.kind === 'file') await readAll(await entry.open());
       expect(fake.uploads.requests.length).toBeGreaterThan(0);
@@ -200,7 +183,7 @@ describe('figshare connector', () => {
       const session = await openAlice();
       const project = await session.createProject('Parts');
       const bytes = patterned(2500);
-      const file = counted(bytes);
+      const file = countedFile(bytes, 700);
       const writer = await session.openWriter(project.id, { newProject: true, message: 'x' });
       const result = await writer.putFile(['data.bin'], file, 'ignore');
       expect(result).toMatchObject({
@@ -227,7 +210,7 @@ describe('figshare connector', () => {
       fake.uploads.inject({ kind: 'reset', times: 1, match: { method: 'PUT', path: /\/3$/ } });
       const bytes = patterned(2999);
       const writer = await session.openWriter(project.id, { newProject: true, message: 'x' });
-      await writer.putFile(['data.bin'], counted(bytes), 'ignore');
+      await writer.putFile(['data.bin'], countedFile(bytes, 700), 'ignore');
       expect(fake.project(Number(project.id))!.articles[0].files[0].content.equals(bytes)).toBe(true);
     });
 
@@ -237,7 +220,7 @@ describe('figshare connector', () => {
       const project = await session.createProject('Broken');
       fake.uploads.inject({ kind: 'status', status: 500, times: 100, match: { method: 'PUT' } });
       const writer = await session.openWriter(project.id, { newProject: true, message: 'x' });
-      const failure = await failureOf(writer.putFile(['data.bin'], counted(patterned(2500)), 'ignore'));
+      const failure = await failureOf(writer.putFile(['data.bin'], countedFile(patterned(2500)), 'ignore'));
       expect(failure.status).toBe(502);
       expect(fake.project(Number(project.id))!.articles[0].files).toEqual([]);
     });
@@ -248,10 +231,10 @@ describe('figshare connector', () => {
       const own = project.articles[0];
       const oldId = own.files[0].id;
       const writer = await session.openWriter(String(project.id), { newProject: false, message: 'x' });
-      const same = counted('read me');
+      const same = countedFile('read me');
       expect((await writer.putFile(['readme.txt'], same, 'update')).outcome).toBe('ignored');
       expect(fake.uploads.requests).toEqual([]);
-      const updated = await writer.putFile(['readme.txt'], counted('read me again'), 'update');
+      const updated = await writer.putFile(['readme.txt'], countedFile('read me again'), 'update');
       expect(updated).toMatchObject({ outcome: 'updated', hashes: { md5: md5('read me again') } });
       const files = fake.project(project.id)!.articles[0].files;
       expect(files.map((file) => [file.name, file.content.toString()])).toEqual([
@@ -268,11 +251,13 @@ describe('figshare connector', () => {
         newProject: false,
         message: 'x',
       });
-      expect(await writer.putFile(['c.png'], counted('c'), 'ignore')).toMatchObject({
+      expect(await writer.putFile(['c.png'], countedFile('c'), 'ignore')).toMatchObject({
         outcome: 'created',
         path: '/Ocean Survey/Figures/c.png',
       });
-      expect((await failureOf(writer.putFile(['sub', 'd.png'], counted('d'), 'ignore'))).status).toBe(400);
+      expect((await failureOf(writer.putFile(['sub', 'd.png'], countedFile('d'), 'ignore'))).status).toBe(
+        400,
+      );
       const fileId = `${project.id}:${figures.id}:${figures.files[0].id}`;
       expect((await failureOf(session.openWriter(fileId, { newProject: false, message: 'x' }))).status).toBe(
         400,
@@ -285,7 +270,7 @@ describe('figshare connector', () => {
       const writer = await session.openWriter(project.id, { newProject: true, message: 'x', nested: true });
       const tree = { 'top.txt': 'top', 'data/raw/values.csv': 'x,y\n' };
       for (const [path, content] of Object.entries(tree))
-        await writer.putFile(path.split('/'), counted(content), 'ignore');
+        await writer.putFile(path.split('/'), countedFile(content), 'ignore');
       await writer.commit();
       const stored = fake.project(Number(project.id))!.articles;
       expect(stored.map((article) => article.title)).toEqual(['Nested']);

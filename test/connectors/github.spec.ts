@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
-import { ConnectorError, type ConnectorSession, type IncomingFile, type RemoteFile } from '@app/connectors';
+import { type ConnectorSession, type IncomingFile, type RemoteFile } from '@app/connectors';
 import { githubConnector, type GitHubOptions } from '@app/connectors/github';
 import { FakeGitHub, type SeedFiles } from '../fakes/github/fake-github';
 import type { RecordedAnswer } from '../fakes/fake-server';
 import { connectorContext } from '../support/connector-context';
 import { OpenApiDescription } from '../support/openapi-check';
-import { readAll } from '../support/connector-failures';
+import { failureOf, readAll } from '../support/connector-failures';
 
 const TOKEN = 'alice-token';
 const gitBlobSha1 = (content: string | Buffer) => {
@@ -25,15 +25,6 @@ function incoming(content: string | Buffer, opened = { count: 0 }): IncomingFile
       return Readable.from([bytes]);
     },
   };
-}
-
-async function failure(promise: Promise<unknown>): Promise<{ status: number; message: string }> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof ConnectorError)) throw new Error(`expected a ConnectorError, got ${String(error)}`);
-  return { status: error.status, message: error.message };
 }
 
 describe('github connector', () => {
@@ -196,7 +187,7 @@ describe('github connector', () => {
         `${hidden.id}:${encodedPath('x.txt')}`,
       ];
       for (const bad of malformed) {
-        expect({ bad, status: (await failure(session.getResource(bad))).status }).toEqual({
+        expect({ bad, status: (await failureOf(session.getResource(bad))).status }).toEqual({
           bad,
           status: 404,
         });
@@ -338,7 +329,7 @@ describe('github connector', () => {
       const walking = (async () => {
         for await (const entry of session.walk(String(repository.id))) void entry;
       })();
-      expect(await failure(walking)).toEqual({
+      expect(await failureOf(walking)).toEqual({
         status: 502,
         message:
           'GitHub listed only part of a folder of alice/Huge: it holds more entries than GitHub lists at once.',
@@ -436,7 +427,7 @@ describe('github connector', () => {
       const repository = seed('Shapes', { 'file.txt': 'f', 'dir/inner.txt': 'i' });
       const session = await open();
       const writer = await session.openWriter(String(repository.id), { newProject: false, message: 'm' });
-      const put = (path: string[]) => failure(writer.putFile(path, incoming('x'), 'update'));
+      const put = (path: string[]) => failureOf(writer.putFile(path, incoming('x'), 'update'));
       expect(await put(['file.txt', 'below.txt'])).toEqual({
         status: 400,
         message: "'file.txt/below.txt' cannot be written: 'file.txt' is not a folder.",
@@ -457,7 +448,7 @@ describe('github connector', () => {
       const repository = seed('Refusals', { 'a.txt': 'a' });
       const session = await open();
       const fileId = `${repository.id}:${encodedPath('a.txt')}`;
-      expect(await failure(session.openWriter(fileId, { newProject: false, message: 'm' }))).toEqual({
+      expect(await failureOf(session.openWriter(fileId, { newProject: false, message: 'm' }))).toEqual({
         status: 400,
         message: `The Resource provided, ${fileId}, is not a container`,
       });
@@ -529,7 +520,7 @@ describe('github connector', () => {
       const session = await open();
       const writer = await session.openWriter(String(repository.id), { newProject: false, message: 'm' });
       const short = { size: 10, open: async () => Readable.from([Buffer.from('abc')]) };
-      expect((await failure(writer.putFile(['b.txt'], short, 'ignore'))).message).toContain(
+      expect((await failureOf(writer.putFile(['b.txt'], short, 'ignore'))).message).toContain(
         'A file changed while it was sent: 10 bytes were expected, 3 came',
       );
     });
@@ -566,11 +557,15 @@ describe('github connector', () => {
     it('answers 400 for a folder or file, and 404 for a path that names nothing', async () => {
       const repository = seed('No-Topics', { 'a.txt': 'a' });
       const session = await open();
-      expect((await failure(session.keywords(`${repository.id}:${encodedPath('a.txt')}`))).status).toBe(400);
+      expect((await failureOf(session.keywords(`${repository.id}:${encodedPath('a.txt')}`))).status).toBe(
+        400,
+      );
       expect(
-        (await failure(session.setKeywords(`${repository.id}:${encodedPath('a.txt')}`, ['x']))).status,
+        (await failureOf(session.setKeywords(`${repository.id}:${encodedPath('a.txt')}`, ['x']))).status,
       ).toBe(400);
-      expect((await failure(session.keywords(`${repository.id}:${encodedPath('b.txt')}`))).status).toBe(404);
+      expect((await failureOf(session.keywords(`${repository.id}:${encodedPath('b.txt')}`))).status).toBe(
+        404,
+      );
     });
   });
 
@@ -602,7 +597,7 @@ describe('github connector', () => {
       const repository = seed('Broken', { 'a.txt': 'a' });
       const session = await open();
       fake.server.inject({ kind: 'status', status: 502, times: 10, match: { path: /\/git\/trees\// } });
-      const error = await failure(session.getResource(String(repository.id)));
+      const error = await failureOf(session.getResource(String(repository.id)));
       expect(error.status).toBe(502);
       expect(error.message).toMatch(
         /^GitHub answered 502: injected 502 \(\/repos\/alice\/Broken\/git\/trees\/[0-9a-f]{40}\)\.$/,
@@ -632,11 +627,11 @@ describe('github connector', () => {
     });
 
     it('answers 401 for a token GitHub refuses', async () => {
-      expect(await failure(connect().open('mallory-token'))).toEqual({
+      expect(await failureOf(connect().open('mallory-token'))).toEqual({
         status: 401,
         message: 'Token is invalid. Response returned a 401 status code.',
       });
-      expect((await failure(connect().open('bad\ntoken'))).status).toBe(401);
+      expect((await failureOf(connect().open('bad\ntoken'))).status).toBe(401);
     });
   });
 

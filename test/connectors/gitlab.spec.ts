@@ -2,19 +2,13 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
-import {
-  ConnectorError,
-  type Connector,
-  type ConnectorSession,
-  type IncomingFile,
-  type RemoteFile,
-  type RemoteFolder,
-} from '@app/connectors';
+import type { Connector, ConnectorSession, RemoteFile, RemoteFolder } from '@app/connectors';
 import { gitlabConnector, type GitlabOptions } from '@app/connectors/gitlab';
 import { FakeServer } from '../fakes/fake-server';
 import { FakeGitlab } from '../fakes/gitlab/fake-gitlab';
 import { connectorContext } from '../support/connector-context';
+import { failureOf, readAll } from '../support/connector-failures';
+import { countedFile } from '../support/incoming-file';
 
 const sha256 = (bytes: string | Buffer) => createHash('sha256').update(bytes).digest('hex');
 const blobId = (bytes: string | Buffer) => {
@@ -23,39 +17,10 @@ const blobId = (bytes: string | Buffer) => {
 };
 const pathId = (projectId: number, path: string) => `${projectId}:${Buffer.from(path).toString('base64url')}`;
 
-async function failure(promise: Promise<unknown>): Promise<{ status: number; message: string }> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof ConnectorError)) throw new Error(`expected a ConnectorError, got ${String(error)}`);
-  return { status: error.status, message: error.message };
-}
-
-async function readAll(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
 async function walked(session: ConnectorSession, id: string): Promise<(RemoteFile | RemoteFolder)[]> {
   const entries: (RemoteFile | RemoteFolder)[] = [];
   for await (const entry of session.walk(id)) entries.push(entry);
   return entries;
-}
-
-/** An incoming file that counts how often it is opened. */
-function incoming(content: string | Buffer): IncomingFile & { opened: number } {
-  const bytes = Buffer.from(content);
-  const file = {
-    size: bytes.length,
-    opened: 0,
-    open: async () => {
-      file.opened++;
-      return Readable.from([bytes]);
-    },
-  };
-  return file;
 }
 
 describe('gitlab connector', () => {
@@ -146,14 +111,14 @@ describe('gitlab connector', () => {
       const [user] = gitlab.server.requests;
       expect(user.url).toBe('/api/v4/user');
       expect(user.headers['private-token']).toBe('alice-token');
-      expect(await failure(connect().open('nobody-token'))).toEqual({
+      expect(await failureOf(connect().open('nobody-token'))).toEqual({
         status: 401,
         message: 'Token is invalid. Response returned a 401 status code.',
       });
       // a token no header can carry is refused without a request
       const before = gitlab.server.requests.length;
-      expect((await failure(connect().open('bad\ntoken'))).status).toBe(401);
-      expect((await failure(connect().open(''))).status).toBe(401);
+      expect((await failureOf(connect().open('bad\ntoken'))).status).toBe(401);
+      expect((await failureOf(connect().open(''))).status).toBe(401);
       expect(gitlab.server.requests).toHaveLength(before);
     });
 
@@ -217,10 +182,13 @@ describe('gitlab connector', () => {
         `${project.id}:${Buffer.from('a.txt').toString('base64url')}:x`,
       ];
       for (const id of malformed)
-        expect({ id, ...(await failure(session.getResource(id))) }).toMatchObject({ id, status: 404 });
+        expect({ id, ...(await failureOf(session.getResource(id))) }).toMatchObject({ id, status: 404 });
       expect(gitlab.server.requests).toHaveLength(before);
       for (const id of ['999999', pathId(project.id, 'missing.txt'), pathId(project.id, 'a.txt/deeper')])
-        expect({ id, status: (await failure(session.getResource(id))).status }).toEqual({ id, status: 404 });
+        expect({ id, status: (await failureOf(session.getResource(id))).status }).toEqual({
+          id,
+          status: 404,
+        });
     });
   });
 
@@ -303,7 +271,7 @@ describe('gitlab connector', () => {
       const project = gitlab.seedProject('alice', 'Dated', { files: { 'a.txt': 'first' }, topics: ['soil'] });
       const session = await openAlice();
       const writer = await session.openWriter(String(project.id), { newProject: false, message: 'second' });
-      await writer.putFile(['b.txt'], incoming('second'), 'ignore');
+      await writer.putFile(['b.txt'], countedFile('second'), 'ignore');
       await writer.commit();
       const [first, second] = gitlab.project(project.id).commits;
       const detail = await session.getResource(String(project.id));
@@ -372,7 +340,7 @@ describe('gitlab connector', () => {
       await walk.next(); // the project
       const file = (await walk.next()).value as RemoteFile;
       const writer = await session.openWriter(String(project.id), { newProject: false, message: 'change' });
-      await writer.putFile(['a.txt'], incoming('new!'), 'update');
+      await writer.putFile(['a.txt'], countedFile('new!'), 'update');
       await writer.commit();
       expect((await readAll(await file.open())).toString()).toBe('old');
       expect(await file.sourceHashes(['git-blob-sha1', 'sha256'])).toEqual({
@@ -433,7 +401,7 @@ describe('gitlab connector', () => {
         body: { message: '503 Service Unavailable' },
         match: { path: /\/projects$/ },
       });
-      expect(await failure(session.listResources({ page: 1 }))).toEqual({
+      expect(await failureOf(session.listResources({ page: 1 }))).toEqual({
         status: 502,
         message: 'GitLab answered 503: 503 Service Unavailable (/api/v4/projects).',
       });
@@ -470,7 +438,7 @@ describe('gitlab connector', () => {
         ['data/b.csv', 'b'],
         ['data/deep/c.bin', Buffer.alloc(70_000, 1)],
       ] as const)
-        results.push(await writer.putFile(path.split('/'), incoming(content), 'ignore'));
+        results.push(await writer.putFile(path.split('/'), countedFile(content), 'ignore'));
       expect(gitlab.project(made.id).commits).toHaveLength(0);
       await writer.commit();
       const project = gitlab.project(made.id);
@@ -491,7 +459,7 @@ describe('gitlab connector', () => {
       expect(Number(post.headers['content-length'])).toBeGreaterThan(70_000 * (4 / 3));
       expect(post.headers['transfer-encoding']).toBeUndefined();
       // the repository is no longer empty: the same writer now updates what it made
-      expect((await writer.putFile(['a.txt'], incoming('a2'), 'update')).outcome).toBe('updated');
+      expect((await writer.putFile(['a.txt'], countedFile('a2'), 'update')).outcome).toBe('updated');
       await writer.commit();
       expect(gitlab.filesOf(made.id)['a.txt']).toBe('a2');
     });
@@ -506,7 +474,7 @@ describe('gitlab connector', () => {
         ['c', '89012'],
         ['d', 'x'.repeat(25)],
       ])
-        await writer.putFile([name], incoming(content), 'ignore');
+        await writer.putFile([name], countedFile(content), 'ignore');
       await writer.commit();
       const commits = gitlab.project(made.id).commits;
       const filesPerCommit = commits.map((commit, index) =>
@@ -522,16 +490,16 @@ describe('gitlab connector', () => {
       });
       const session = await openAlice();
       const writer = await session.openWriter(String(project.id), { newProject: false, message: 'dup' });
-      const ignored = incoming('other');
+      const ignored = countedFile('other');
       expect(await writer.putFile(['old.txt'], ignored, 'ignore')).toMatchObject({
         outcome: 'ignored',
         hashes: { 'git-blob-sha1': blobId('old'), sha256: sha256('old') },
       });
       expect(ignored.opened).toBe(0);
-      expect((await writer.putFile(['same.txt'], incoming('same'), 'update')).outcome).toBe('ignored');
+      expect((await writer.putFile(['same.txt'], countedFile('same'), 'update')).outcome).toBe('ignored');
       await writer.commit();
       expect(gitlab.project(project.id).commits).toHaveLength(1);
-      const updated = await writer.putFile(['old.txt'], incoming('new'), 'update');
+      const updated = await writer.putFile(['old.txt'], countedFile('new'), 'update');
       expect(updated.outcome).toBe('updated');
       await writer.commit();
       expect(gitlab.project(project.id).commits).toHaveLength(2);
@@ -545,18 +513,18 @@ describe('gitlab connector', () => {
         newProject: false,
         message: 'into',
       });
-      const put = await writer.putFile(['sub', 'n.txt'], incoming('n'), 'ignore');
+      const put = await writer.putFile(['sub', 'n.txt'], countedFile('n'), 'ignore');
       expect(put).toMatchObject({
         id: pathId(project.id, 'docs/sub/n.txt'),
         path: '/Folders/docs/sub/n.txt',
       });
       for (const names of [['..', 'x'], ['.git', 'config'], ['a/b'], []])
-        expect((await failure(writer.putFile(names, incoming('x'), 'ignore'))).status).toBe(400);
+        expect((await failureOf(writer.putFile(names, countedFile('x'), 'ignore'))).status).toBe(400);
       await writer.commit();
       expect(gitlab.filesOf(project.id)['docs/sub/n.txt']).toBe('n');
       expect(
         (
-          await failure(
+          await failureOf(
             session.openWriter(pathId(project.id, 'nowhere'), { newProject: false, message: 'x' }),
           )
         ).status,
@@ -569,7 +537,7 @@ describe('gitlab connector', () => {
         const session = await openAlice();
         const made = await session.createProject('Staged');
         const writer = await session.openWriter(made.id, { newProject: true, message: 'staged', stagingDir });
-        const put = await writer.putFile(['a.txt'], incoming('a'), 'ignore');
+        const put = await writer.putFile(['a.txt'], countedFile('a'), 'ignore');
         expect(await readdir(stagingDir)).toHaveLength(1);
         expect((put.staged as { file: string }).file.startsWith(stagingDir)).toBe(true);
         await writer.commit();
@@ -589,7 +557,7 @@ describe('gitlab connector', () => {
           message: 'run 1',
           stagingDir,
         });
-        const staged = [(await first.putFile(['a.txt'], incoming('a'), 'ignore')).staged];
+        const staged = [(await first.putFile(['a.txt'], countedFile('a'), 'ignore')).staged];
         await first.commit();
         // the worker died after the commit, before the job ended: the next run restages what the first put
         const second = await session.openWriter(String(project.id), {
@@ -598,7 +566,7 @@ describe('gitlab connector', () => {
           stagingDir,
         });
         second.restage(staged);
-        await second.putFile(['b.txt'], incoming('b'), 'ignore');
+        await second.putFile(['b.txt'], countedFile('b'), 'ignore');
         await second.commit();
         const commits = gitlab.project(project.id).commits;
         expect(commits.map((commit) => commit.message)).toEqual(['Initial commit', 'run 1', 'run 2']);
@@ -614,9 +582,9 @@ describe('gitlab connector', () => {
       const session = await openAlice();
       const made = await session.createProject('Altered');
       const writer = await session.openWriter(made.id, { newProject: true, message: 'crlf' });
-      await writer.putFile(['a.txt'], incoming('a\r\n'), 'ignore');
-      await writer.putFile(['b.txt'], incoming('b\r\n'), 'ignore');
-      expect(await failure(writer.commit())).toEqual({
+      await writer.putFile(['a.txt'], countedFile('a\r\n'), 'ignore');
+      await writer.putFile(['b.txt'], countedFile('b\r\n'), 'ignore');
+      expect(await failureOf(writer.commit())).toEqual({
         status: 502,
         message: 'GitLab does not hold the bytes sent for b.txt.',
       });
@@ -626,8 +594,8 @@ describe('gitlab connector', () => {
       const project = gitlab.seedProject('alice', 'Clash', { files: { 'data/x.txt': 'x' } });
       const session = await openAlice();
       const writer = await session.openWriter(String(project.id), { newProject: false, message: 'clash' });
-      await writer.putFile(['data'], incoming('a file where a folder is'), 'ignore');
-      expect(await failure(writer.commit())).toEqual({
+      await writer.putFile(['data'], countedFile('a file where a folder is'), 'ignore');
+      expect(await failureOf(writer.commit())).toEqual({
         status: 400,
         message: 'GitLab refused the commit: A directory with this name already exists',
       });
@@ -646,12 +614,12 @@ describe('gitlab connector', () => {
       expect(gitlab.project(project.id).topics).toEqual(['soil', 'water']);
       const [put] = gitlab.server.requests.filter((request) => request.method === 'PUT');
       expect(put.url).toBe(`/api/v4/projects/${project.id}`);
-      expect(await failure(session.keywords(pathId(project.id, 'a.txt')))).toEqual({
+      expect(await failureOf(session.keywords(pathId(project.id, 'a.txt')))).toEqual({
         status: 400,
         message: 'On GitLab only projects have keywords (topics); files and folders have none.',
       });
-      expect((await failure(session.setKeywords(pathId(project.id, 'a.txt'), ['x']))).status).toBe(400);
-      expect((await failure(session.keywords('nope'))).status).toBe(404);
+      expect((await failureOf(session.setKeywords(pathId(project.id, 'a.txt'), ['x']))).status).toBe(400);
+      expect((await failureOf(session.keywords('nope'))).status).toBe(404);
     });
   });
 });

@@ -1,44 +1,15 @@
 import { createHash } from 'node:crypto';
-import { Readable } from 'node:stream';
-import type { Connector, ConnectorSession, IncomingFile, RemoteFile } from '@app/connectors/connector';
-import { ConnectorError } from '@app/connectors/connector-error';
+import type { Connector, ConnectorSession, RemoteFile } from '@app/connectors/connector';
 import { zenodoConnector, type ZenodoOptions } from '@app/connectors/zenodo';
 import { ZenodoFake } from '../fakes/zenodo/zenodo-fake';
 import { connectorContext, TEST_UPSTREAM } from '../support/connector-context';
+import { failureOf, readAll } from '../support/connector-failures';
+import { countedFile } from '../support/incoming-file';
 
 // Zenodo publishes no OpenAPI description of its deposit API, so the fake's answers follow the prose of
 // https://developers.zenodo.org/ (each handler cites its section) and cannot be checked against one.
 
 const md5 = (content: string | Buffer) => createHash('md5').update(content).digest('hex');
-
-async function failure(promise: Promise<unknown>): Promise<{ status: number; message: string }> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ConnectorError);
-  return { status: (error as ConnectorError).status, message: (error as Error).message };
-}
-
-async function readAll(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
-/** An incoming file that counts how often it is opened. */
-function counted(content: string): IncomingFile & { opened: number } {
-  const bytes = Buffer.from(content);
-  const file = {
-    size: bytes.length,
-    opened: 0,
-    open: async () => {
-      file.opened++;
-      return Readable.from([bytes]);
-    },
-  };
-  return file;
-}
 
 describe('zenodo connector', () => {
   let fake: ZenodoFake;
@@ -113,12 +84,12 @@ describe('zenodo connector', () => {
     });
 
     it('answers 401 for a token Zenodo refuses, and for one without the deposit scopes (403)', async () => {
-      expect(await failure(connect().open('mallory-token'))).toEqual({
+      expect(await failureOf(connect().open('mallory-token'))).toEqual({
         status: 401,
         message: 'Token is invalid. Response returned a 401 status code.',
       });
       fake.server.inject({ kind: 'status', status: 403, body: { message: 'Missing scope', status: 403 } });
-      expect((await failure(openAlice())).message).toContain('403');
+      expect((await failureOf(openAlice())).message).toContain('403');
     });
 
     it('reports the status of the deposit API without a token', async () => {
@@ -154,12 +125,15 @@ describe('zenodo connector', () => {
         'a:b:c',
         `${deposition.id}:a/b`,
       ]) {
-        expect({ id, status: (await failure(session.getResource(id))).status }).toEqual({ id, status: 404 });
-        expect({ id, status: (await failure(session.keywords(id))).status }).toEqual({ id, status: 404 });
+        expect({ id, status: (await failureOf(session.getResource(id))).status }).toEqual({
+          id,
+          status: 404,
+        });
+        expect({ id, status: (await failureOf(session.keywords(id))).status }).toEqual({ id, status: 404 });
       }
       expect(fake.server.requests.length).toBe(start);
-      expect((await failure(session.getResource('99999999'))).status).toBe(404);
-      expect((await failure(session.getResource(`${deposition.id}:0000-1111`))).status).toBe(404);
+      expect((await failureOf(session.getResource('99999999'))).status).toBe(404);
+      expect((await failureOf(session.getResource(`${deposition.id}:0000-1111`))).status).toBe(404);
     });
   });
 
@@ -229,7 +203,8 @@ describe('zenodo connector', () => {
           [],
         );
       expect(
-        (await failure(session.listResources({ search: { filter: 'author', value: 'x' }, page: 1 }))).status,
+        (await failureOf(session.listResources({ search: { filter: 'author', value: 'x' }, page: 1 })))
+          .status,
       ).toBe(400);
     });
   });
@@ -319,7 +294,7 @@ describe('zenodo connector', () => {
       expect((await session.createProject('Field Data')).title).toBe('Field Data (3)');
       expect((await session.createProject('Data (raw) v1.0')).title).toBe('Data (raw) v1.0');
       expect((await session.createProject('Data (raw) v1.0')).title).toBe('Data (raw) v1.0 (2)');
-      expect((await failure(session.createProject('   '))).status).toBe(400);
+      expect((await failureOf(session.createProject('   '))).status).toBe(400);
     });
 
     it('publishes a deposition made for the job at commit when publish is set, and only then', async () => {
@@ -327,7 +302,7 @@ describe('zenodo connector', () => {
         const session = await openAlice({ publish });
         const made = await session.createProject(`Published ${publish}`);
         const writer = await session.openWriter(made.id, { newProject: true, message: 'test' });
-        await writer.putFile(['data.csv'], counted('x,y\n'), 'ignore');
+        await writer.putFile(['data.csv'], countedFile('x,y\n'), 'ignore');
         expect(fake.state.depositions.get(Number(made.id))!.submitted).toBe(false);
         await writer.commit();
         expect(fake.state.depositions.get(Number(made.id))!.state).toBe(publish ? 'done' : 'unsubmitted');
@@ -339,7 +314,7 @@ describe('zenodo connector', () => {
       const made = await session.createProject('Flat');
       const writer = await session.openWriter(made.id, { newProject: true, message: 'test' });
       const start = fake.server.requests.length;
-      const result = await writer.putFile(['notes.txt'], counted('hello'), 'ignore');
+      const result = await writer.putFile(['notes.txt'], countedFile('hello'), 'ignore');
       const upload = fake.server.requests[start];
       expect(upload.method).toBe('PUT');
       expect(upload.url).toMatch(/^\/api\/files\/[0-9a-f-]+\/notes\.txt$/);
@@ -351,12 +326,12 @@ describe('zenodo connector', () => {
         path: '/Flat/notes.txt',
         hashes: { md5: md5('hello') },
       });
-      const nested = await failure(writer.putFile(['data', 'raw.csv'], counted('x'), 'ignore'));
+      const nested = await failureOf(writer.putFile(['data', 'raw.csv'], countedFile('x'), 'ignore'));
       expect(nested).toEqual({ status: 400, message: expect.stringContaining('Zenodo keeps no folders') });
-      expect((await failure(writer.putFile(['..'], counted('x'), 'ignore'))).status).toBe(400);
+      expect((await failureOf(writer.putFile(['..'], countedFile('x'), 'ignore'))).status).toBe(400);
 
       const published = fake.seed(owner, { title: 'Done', files: { 'a.txt': 'a' }, published: true });
-      const refused = await failure(
+      const refused = await failureOf(
         session.openWriter(String(published.id), { newProject: false, message: 'x' }),
       );
       expect(refused).toEqual({ status: 400, message: expect.stringContaining('published') });
@@ -370,18 +345,18 @@ describe('zenodo connector', () => {
       const before = deposition.files.map((file) => file.id);
       const session = await openAlice();
       const writer = await session.openWriter(String(deposition.id), { newProject: false, message: 'x' });
-      const ignored = counted('two');
+      const ignored = countedFile('two');
       expect((await writer.putFile(['changed.txt'], ignored, 'ignore')).outcome).toBe('ignored');
       expect(ignored.opened).toBe(0);
       const start = fake.server.requests.length;
-      const same = counted('one');
+      const same = countedFile('one');
       expect(await writer.putFile(['same.txt'], same, 'update')).toMatchObject({
         outcome: 'ignored',
         hashes: { md5: md5('one') },
       });
       expect(same.opened).toBe(1);
       expect(requestsSince(start)).toEqual([]);
-      const changed = counted('two');
+      const changed = countedFile('two');
       expect(await writer.putFile(['changed.txt'], changed, 'update')).toMatchObject({
         outcome: 'updated',
         hashes: { md5: md5('two') },
@@ -420,10 +395,10 @@ describe('zenodo connector', () => {
       });
       const session = await openAlice();
       const fileId = `${deposition.id}:${deposition.files[0].id}`;
-      expect((await failure(session.keywords(fileId))).status).toBe(400);
-      expect((await failure(session.setKeywords(fileId, ['x']))).status).toBe(400);
+      expect((await failureOf(session.keywords(fileId))).status).toBe(400);
+      expect((await failureOf(session.setKeywords(fileId, ['x']))).status).toBe(400);
       expect(await session.keywords(String(deposition.id))).toEqual(['kept']);
-      const refused = await failure(session.setKeywords(String(deposition.id), ['x']));
+      const refused = await failureOf(session.setKeywords(String(deposition.id), ['x']));
       expect(refused).toEqual({ status: 400, message: expect.stringContaining('published') });
     });
   });
@@ -450,7 +425,7 @@ describe('zenodo connector', () => {
     it('gives up on a lasting 5xx with an error that names Zenodo', async () => {
       const session = await openAlice();
       fake.server.inject({ kind: 'status', status: 503, times: TEST_UPSTREAM.retries + 1 });
-      const failed = await failure(session.listResources({ page: 1 }));
+      const failed = await failureOf(session.listResources({ page: 1 }));
       expect(failed.status).toBe(502);
       expect(failed.message).toMatch(/^Zenodo answered 503/);
       expect(failed.message).not.toContain('alice-token');

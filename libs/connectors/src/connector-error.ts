@@ -18,3 +18,16 @@ export class ConnectorError extends ServiceError {
     return new ConnectorError(410, 'The requested resource is no longer available.');
   }
 }
+
+/**
+ * What `lookup` finds, or null when it names nothing the user may see (403, 404, 410): an id search finds
+ * nothing there rather than failing.
+ */
+export async function foundOrNull<T>(lookup: Promise<T>): Promise<T | null> {
+  try {
+    return await lookup;
+  } catch (error) {
+    if (error instanceof ConnectorError && [403, 404, 410].includes(error.status)) return null;
+    throw error;
+  }
+}

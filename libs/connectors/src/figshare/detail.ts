@@ -10,6 +10,15 @@ import { projectArticles } from './project-articles';
 const SHOWN = new Set(['id', 'title', 'created_date', 'modified_date', 'files']);
 const NO_HASHES = { md5: null, sha256: null };
 
+/** A project's or an article's dates; one without a modification date shows its creation date. */
+function datesOf(entity: {
+  created_date?: string;
+  modified_date?: string | null;
+}): Pick<ResourceDetail, 'dateCreated' | 'dateModified'> {
+  const modified = modifiedDate(entity);
+  return { dateCreated: isoDate(entity.created_date ?? modified), dateModified: isoDate(modified) };
+}
+
 function extraOf(entity: object): Record<string, unknown> {
   return Object.fromEntries(Object.entries(entity).filter(([field]) => !SHOWN.has(field)));
 }
@@ -53,8 +62,7 @@ async function projectDetail(api: FigshareApi, projectId: string, id: string): P
     kindName: 'project',
     id,
     title: project.title,
-    dateCreated: isoDate(project.created_date ?? modifiedDate(project)),
-    dateModified: isoDate(modifiedDate(project)),
+    ...datesOf(project),
     hashes: NO_HASHES,
     extra: extraOf(project),
     children: [
@@ -74,8 +82,7 @@ async function articleDetail(api: FigshareApi, projectId: string, articleId: str
     kindName: articleKind(article),
     id,
     title: article.title,
-    dateCreated: isoDate(article.created_date ?? modifiedDate(article)),
-    dateModified: isoDate(modifiedDate(article)),
+    ...datesOf(article),
     hashes: NO_HASHES,
     extra: extraOf(article),
     children: files.sort(byFileName).map((file) => fileSummary(projectId, article, file, id)),
@@ -97,8 +104,7 @@ async function fileDetail(
     kindName: 'file',
     id,
     title: file.name,
-    dateCreated: isoDate(article.created_date ?? modifiedDate(article)),
-    dateModified: isoDate(modifiedDate(article)),
+    ...datesOf(article),
     hashes: { md5: md5Of(file), sha256: null },
     extra: { size: Number(file.size), article: articleResourceId(parsed.project, parsed.article) },
     children: [],

@@ -1,5 +1,5 @@
 import type { CollectionPage, CollectionQuery, ResourceSummary, SearchFilter } from '../connector';
-import { ConnectorError } from '../connector-error';
+import { ConnectorError, foundOrNull } from '../connector-error';
 import { lookaheadPage } from '../lookahead-page';
 import type { FigshareApi } from './api';
 import type { Project } from './entities';
@@ -45,15 +45,8 @@ async function projectById(
   page: number,
 ): Promise<CollectionPage> {
   const parsed = parseId(id);
-  const none = { resources: [], totalPages: 1, perPage };
-  if (parsed?.kind !== 'project') return none;
-  try {
-    const project = await api.project(parsed.project, id);
-    return { resources: page === 1 ? [projectSummary(project)] : [], totalPages: 1, perPage };
-  } catch (error) {
-    if (error instanceof ConnectorError && [403, 404, 410].includes(error.status)) return none;
-    throw error;
-  }
+  const found = parsed?.kind === 'project' ? await foundOrNull(api.project(parsed.project, id)) : null;
+  return { resources: found && page === 1 ? [projectSummary(found)] : [], totalPages: 1, perPage };
 }
 
 /** The user's projects, most recently changed first, or those a search finds. */

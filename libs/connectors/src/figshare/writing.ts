@@ -8,6 +8,7 @@ import type {
 import { ConnectorError } from '../connector-error';
 import { incomingDigest } from '../incoming-digest';
 import { titleSegment } from '../upstream-values';
+import { flatFileName } from '../zipped-folders';
 import type { FigshareApi } from './api';
 import { md5Of, type Article, type ArticleFile, type Project } from './entities';
 import { fileResourceId, parseId } from './ids';
@@ -44,19 +45,6 @@ export async function createProject(
   return projectSummary({ id, title: unique });
 }
 
-/** The one name a file takes in an article; ConnectorError 400 for a path into a folder or a bad name. */
-function fileName(path: readonly string[]): string {
-  if (path.length > 1)
-    throw new ConnectorError(
-      400,
-      `FigShare keeps no folders: '${path.join('/')}' cannot be stored, only files directly in an article.`,
-    );
-  const name = path[0] ?? '';
-  if (name.trim() === '' || name === '.' || name === '..' || /[/\\\0]/.test(name))
-    throw new ConnectorError(400, `'${name}' cannot be used as a file name on FigShare.`);
-  return name;
-}
-
 /** Files going into one article, each stored as it is put (nothing waits for the commit). */
 class ArticleWriter implements ResourceWriter {
   private readonly files: Map<string, ArticleFile>;
@@ -77,7 +65,7 @@ class ArticleWriter implements ResourceWriter {
     file: IncomingFile,
     duplicate: DuplicateAction,
   ): Promise<PutFileResult> {
-    const name = fileName(path);
+    const name = flatFileName(path, 'FigShare', 'an article');
     const existing = this.files.get(name);
     if (existing && duplicate === 'ignore') return this.result('ignored', existing);
     const md5 = await incomingDigest(file, 'md5');

@@ -14,7 +14,7 @@ import type {
   TargetStatus,
   WriterOptions,
 } from '../connector';
-import { ConnectorError } from '../connector-error';
+import { ConnectorError, foundOrNull } from '../connector-error';
 import { Upstream } from '../http';
 import { GitlabApi } from './gitlab-api';
 import { decodeId } from './ids';
@@ -56,15 +56,11 @@ class GitlabSession implements ConnectorSession {
 
   /** The id filter: the resource with that id, if the user may see it. */
   private async findById(id: string): Promise<ResourceSummary | null> {
-    try {
-      const located = await locate(this.api, id);
-      return located.entry
-        ? entrySummary(located.ref.projectId, located.entry)
-        : projectSummary(located.project);
-    } catch (error) {
-      if (error instanceof ConnectorError && [403, 404, 410].includes(error.status)) return null;
-      throw error;
-    }
+    const located = await foundOrNull(locate(this.api, id));
+    if (!located) return null;
+    return located.entry
+      ? entrySummary(located.ref.projectId, located.entry)
+      : projectSummary(located.project);
   }
 
   async getResource(id: string): Promise<ResourceDetail> {

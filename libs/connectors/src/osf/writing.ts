@@ -1,4 +1,3 @@
-import { createStreamHasher } from '@app/fixity';
 import type {
   DuplicateAction,
   IncomingFile,
@@ -7,6 +6,7 @@ import type {
   ResourceWriter,
 } from '../connector';
 import { ConnectorError } from '../connector-error';
+import { incomingDigest } from '../incoming-digest';
 import type { OsfApi } from './api';
 import { isFolder, link, related, OSF_STORAGE, type OsfFile, type OsfNode } from './entities';
 import { locate, nodeOf, storagesOf } from './locate';
@@ -197,12 +197,5 @@ async function holdsSameContent(existing: OsfFile, file: IncomingFile): Promise<
   const kept = knownHashes(existing);
   const algorithm = kept.sha256 ? 'sha256' : kept.md5 ? 'md5' : null;
   if (algorithm === null) return false;
-  const hasher = createStreamHasher([algorithm], file.size);
-  try {
-    for await (const chunk of await file.open()) await hasher.update(chunk as Buffer);
-  } catch (error) {
-    hasher.drop();
-    throw error;
-  }
-  return (await hasher.digest())[algorithm] === kept[algorithm];
+  return (await incomingDigest(file, algorithm)) === kept[algorithm];
 }

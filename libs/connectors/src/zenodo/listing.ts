@@ -1,5 +1,5 @@
 import type { CollectionPage, CollectionQuery, ResourceSummary, SearchFilter } from '../connector';
-import { ConnectorError } from '../connector-error';
+import { ConnectorError, foundOrNull } from '../connector-error';
 import { lookaheadPage } from '../lookahead-page';
 import type { ZenodoApi } from './api';
 import { depositionKind, depositionTitle, type Deposition } from './entities';
@@ -43,15 +43,9 @@ async function depositionById(
   page: number,
 ): Promise<CollectionPage> {
   const parsed = parseId(id);
-  const none = { resources: [], totalPages: 1, perPage };
-  if (parsed?.kind !== 'deposition') return none;
-  try {
-    const deposition = await api.deposition(parsed.deposition, id);
-    return { resources: page === 1 ? [depositionSummary(deposition)] : [], totalPages: 1, perPage };
-  } catch (error) {
-    if (error instanceof ConnectorError && [403, 404, 410].includes(error.status)) return none;
-    throw error;
-  }
+  const found =
+    parsed?.kind === 'deposition' ? await foundOrNull(api.deposition(parsed.deposition, id)) : null;
+  return { resources: found && page === 1 ? [depositionSummary(found)] : [], totalPages: 1, perPage };
 }
 
 export async function listResources(

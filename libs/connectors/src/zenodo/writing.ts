@@ -9,6 +9,7 @@ import type {
 import { ConnectorError } from '../connector-error';
 import { incomingDigest } from '../incoming-digest';
 import { titleSegment } from '../upstream-values';
+import { flatFileName } from '../zipped-folders';
 import type { ZenodoApi } from './api';
 import { depositionTitle, md5Of, userName, type Deposition, type DepositionFile } from './entities';
 import { fileResourceId, parseId } from './ids';
@@ -54,19 +55,6 @@ export async function createProject(context: ZenodoSessionContext, title: string
   return depositionSummary(await context.api.updateMetadata(created.id, metadata, String(created.id)));
 }
 
-/** The one name a file takes in a deposition; ConnectorError 400 for a path into a folder or a bad name. */
-function fileName(path: readonly string[]): string {
-  if (path.length > 1)
-    throw new ConnectorError(
-      400,
-      `Zenodo keeps no folders: '${path.join('/')}' cannot be stored, only files directly in a deposition.`,
-    );
-  const name = path[0] ?? '';
-  if (name === '' || name === '.' || name === '..' || /[/\\\0]/.test(name))
-    throw new ConnectorError(400, `'${name}' cannot be used as a file name on Zenodo.`);
-  return name;
-}
-
 /** Whether an incoming file holds what Zenodo has (by md5), read once for it. */
 async function sameContent(file: IncomingFile, existing: DepositionFile): Promise<boolean> {
   const md5 = md5Of(existing.checksum);
@@ -93,7 +81,7 @@ class DepositionWriter implements ResourceWriter {
     file: IncomingFile,
     duplicate: DuplicateAction,
   ): Promise<PutFileResult> {
-    const name = fileName(path);
+    const name = flatFileName(path, 'Zenodo', 'a deposition');
     const existing = this.files.get(name);
     if (existing && (duplicate === 'ignore' || (await sameContent(file, existing))))
       return this.result('ignored', existing, existing.checksum);

@@ -1,0 +1,22 @@
+import { Readable } from 'node:stream';
+import type { IncomingFile } from '@app/connectors';
+
+/**
+ * An incoming file of `content` that counts how often it is opened, streamed in chunks of `chunkSize` bytes
+ * (one chunk unless given), as a job hands files to a connector's writer.
+ */
+export function countedFile(content: string | Buffer, chunkSize?: number): IncomingFile & { opened: number } {
+  const bytes = Buffer.from(content);
+  const step = chunkSize ?? Math.max(bytes.length, 1);
+  const file = {
+    size: bytes.length,
+    opened: 0,
+    open: async () => {
+      file.opened++;
+      const chunks: Buffer[] = [];
+      for (let at = 0; at < bytes.length; at += step) chunks.push(bytes.subarray(at, at + step));
+      return Readable.from(chunks);
+    },
+  };
+  return file;
+}
