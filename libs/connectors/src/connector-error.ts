@@ -31,3 +31,13 @@ export async function foundOrNull<T>(lookup: Promise<T>): Promise<T | null> {
     throw error;
   }
 }
+
+/** What a token check finds, a 403 answering 401: for upstreams that refuse an unknown token with 403. */
+export async function forbiddenAsInvalidToken<T>(check: Promise<T>): Promise<T> {
+  try {
+    return await check;
+  } catch (error) {
+    if (error instanceof ConnectorError && error.status === 403) throw ConnectorError.invalidToken(403);
+    throw error;
+  }
+}

@@ -111,7 +111,7 @@ async function fileDetail(
   };
 }
 
-export async function getResource(api: FigshareApi, id: string): Promise<ResourceDetail> {
+export async function getResource({ api }: { api: FigshareApi }, id: string): Promise<ResourceDetail> {
   const parsed = parseId(id);
   if (!parsed) throw ConnectorError.unknownResource(id);
   switch (parsed.kind) {

@@ -1,17 +1,6 @@
-import type {
-  CollectionPage,
-  CollectionQuery,
-  Connector,
-  ConnectorDefinition,
-  ConnectorSession,
-  RemoteFile,
-  RemoteFolder,
-  ResourceDetail,
-  ResourceSummary,
-  ResourceWriter,
-  TargetStatus,
-} from '../connector';
-import { ConnectorError } from '../connector-error';
+import { bindSession, type SessionOperations } from '../bound-session';
+import type { Connector, ConnectorDefinition, ConnectorSession, TargetStatus } from '../connector';
+import { forbiddenAsInvalidToken } from '../connector-error';
 import { Upstream } from '../http';
 import { withZippedFolders } from '../zipped-folders';
 import { FigshareApi } from './api';
@@ -30,41 +19,15 @@ import type { FigshareSessionContext } from './session-context';
 import { walk } from './walking';
 import { createProject, openWriter } from './writing';
 
-class FigshareSession implements ConnectorSession {
-  readonly username: string;
-
-  constructor(private readonly context: FigshareSessionContext) {
-    this.username = context.username;
-  }
-
-  listResources(query: CollectionQuery): Promise<CollectionPage> {
-    return listResources(this.context, query);
-  }
-
-  getResource(id: string): Promise<ResourceDetail> {
-    return getResource(this.context.api, id);
-  }
-
-  walk(id: string): AsyncIterable<RemoteFolder | RemoteFile> {
-    return walk(this.context.api, id);
-  }
-
-  createProject(title: string): Promise<ResourceSummary> {
-    return createProject(this.context, title);
-  }
-
-  openWriter(containerId: string): Promise<ResourceWriter> {
-    return openWriter(this.context, containerId);
-  }
-
-  keywords(id: string): Promise<string[]> {
-    return keywords(this.context.api, id);
-  }
-
-  setKeywords(id: string, tags: readonly string[]): Promise<string[]> {
-    return setKeywords(this.context.api, id, tags);
-  }
-}
+const FIGSHARE_OPERATIONS: SessionOperations<FigshareSessionContext> = {
+  listResources,
+  getResource,
+  walk,
+  createProject,
+  openWriter,
+  keywords,
+  setKeywords,
+};
 
 class FigshareConnector implements Connector {
   /** FigShare computes an md5 of every file it stores (`computed_md5`, https://docs.figshare.com/#private_file) */
@@ -82,13 +45,9 @@ class FigshareConnector implements Connector {
    */
   async open(token: string): Promise<ConnectorSession> {
     const api = new FigshareApi(this.upstream.as({ authorization: `token ${token}` }));
-    try {
-      const account = await api.account();
-      return new FigshareSession({ api, username: userName(account), perPage: this.perPage });
-    } catch (error) {
-      if (error instanceof ConnectorError && error.status === 403) throw ConnectorError.invalidToken(403);
-      throw error;
-    }
+    const account = await forbiddenAsInvalidToken(api.account());
+    const context = { api, username: userName(account), perPage: this.perPage };
+    return bindSession(context.username, context, FIGSHARE_OPERATIONS);
   }
 
   /** Whether the API answers at all: without a token its account endpoint answers 403. */

@@ -18,7 +18,7 @@ function articleIdOf(id: string): { project: string; article?: string } {
 }
 
 /** The tags of an article, or of a project's own article (none when it has no article of its own yet). */
-export async function keywords(api: FigshareApi, id: string): Promise<string[]> {
+export async function keywords({ api }: { api: FigshareApi }, id: string): Promise<string[]> {
   const { project, article } = articleIdOf(id);
   if (article !== undefined) return tagsOf(await api.article(project, article, id));
   // a listing's articles carry no tags: the own article is read in full
@@ -30,7 +30,11 @@ export async function keywords(api: FigshareApi, id: string): Promise<string[]> 
  * Replaces the tags of an article, or of a project's own article (made when it has none), and reads them back
  * as FigShare stored them (https://docs.figshare.com/#private_article_update answers without the article).
  */
-export async function setKeywords(api: FigshareApi, id: string, tags: readonly string[]): Promise<string[]> {
+export async function setKeywords(
+  { api }: { api: FigshareApi },
+  id: string,
+  tags: readonly string[],
+): Promise<string[]> {
   const { project, article } = articleIdOf(id);
   const target =
     article !== undefined

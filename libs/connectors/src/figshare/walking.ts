@@ -55,7 +55,10 @@ async function* projectEntries(
 }
 
 /** A project, an article (a folder of files) or a single file; FigShare keeps no folders below an article. */
-export async function* walk(api: FigshareApi, id: string): AsyncGenerator<RemoteFolder | RemoteFile> {
+export async function* walk(
+  { api }: { api: FigshareApi },
+  id: string,
+): AsyncGenerator<RemoteFolder | RemoteFile> {
   const parsed = parseId(id);
   if (!parsed) throw ConnectorError.unknownResource(id);
   switch (parsed.kind) {

@@ -16,7 +16,7 @@ function described({
 }
 
 /** The detail of a resource, with its children one level down. */
-export async function getResource(api: OsfApi, id: string): Promise<ResourceDetail> {
+export async function getResource({ api }: { api: OsfApi }, id: string): Promise<ResourceDetail> {
   const located = await locate(api, id);
   switch (located.kind) {
     case 'node': {

@@ -6,12 +6,16 @@ import { locate } from './locate';
 type Tagged = Entity<{ tags?: string[] }>;
 
 /** OSF's tags of a project, component or osfstorage file. */
-export async function keywords(api: OsfApi, id: string): Promise<string[]> {
+export async function keywords({ api }: { api: OsfApi }, id: string): Promise<string[]> {
   return (await taggable(api, id)).attributes.tags ?? [];
 }
 
 /** Replaces the tags (PATCH the node or the file) and answers them as OSF stored them. */
-export async function setKeywords(api: OsfApi, id: string, tags: readonly string[]): Promise<string[]> {
+export async function setKeywords(
+  { api }: { api: OsfApi },
+  id: string,
+  tags: readonly string[],
+): Promise<string[]> {
   const updated = await api.update(await taggable(api, id), { tags: [...tags] });
   return updated.attributes.tags ?? [];
 }

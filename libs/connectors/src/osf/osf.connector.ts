@@ -1,16 +1,5 @@
-import type {
-  CollectionPage,
-  CollectionQuery,
-  Connector,
-  ConnectorDefinition,
-  ConnectorSession,
-  RemoteFile,
-  RemoteFolder,
-  ResourceDetail,
-  ResourceSummary,
-  ResourceWriter,
-  TargetStatus,
-} from '../connector';
+import { bindSession, type SessionOperations } from '../bound-session';
+import type { Connector, ConnectorDefinition, ConnectorSession, TargetStatus } from '../connector';
 import { Upstream } from '../http';
 import { OsfApi } from './api';
 import { getResource } from './detail';
@@ -23,41 +12,15 @@ import { walk } from './walking';
 import { WaterButler } from './waterbutler';
 import { createProject, openWriter } from './writing';
 
-class OsfSession implements ConnectorSession {
-  readonly username: string;
-
-  constructor(private readonly context: OsfSessionContext) {
-    this.username = context.user.fullName;
-  }
-
-  listResources(query: CollectionQuery): Promise<CollectionPage> {
-    return listResources(this.context, query);
-  }
-
-  getResource(id: string): Promise<ResourceDetail> {
-    return getResource(this.context.api, id);
-  }
-
-  walk(id: string): AsyncIterable<RemoteFolder | RemoteFile> {
-    return walk(this.context.api, this.context.files, id);
-  }
-
-  createProject(title: string): Promise<ResourceSummary> {
-    return createProject(this.context, title);
-  }
-
-  openWriter(containerId: string): Promise<ResourceWriter> {
-    return openWriter(this.context, containerId);
-  }
-
-  keywords(id: string): Promise<string[]> {
-    return keywords(this.context.api, id);
-  }
-
-  setKeywords(id: string, tags: readonly string[]): Promise<string[]> {
-    return setKeywords(this.context.api, id, tags);
-  }
-}
+const OSF_OPERATIONS: SessionOperations<OsfSessionContext> = {
+  listResources,
+  getResource,
+  walk,
+  createProject,
+  openWriter,
+  keywords,
+  setKeywords,
+};
 
 class OsfConnector implements Connector {
   /** osfstorage keeps both of every file; files of other providers have none */
@@ -75,13 +38,14 @@ class OsfConnector implements Connector {
     const http = this.upstream.as({ authorization: `Bearer ${token}` });
     const api = new OsfApi(http);
     const user = await api.entity<OsfUser>('users/me/');
-    return new OsfSession({
+    const context: OsfSessionContext = {
       api,
       files: new WaterButler(http),
       user: { id: user.id, fullName: user.attributes.full_name, nodesUrl: related(user, 'nodes') },
       perPage: this.perPage,
       publicProjects: this.publicProjects,
-    });
+    };
+    return bindSession(context.user.fullName, context, OSF_OPERATIONS);
   }
 
   /** Whether the API root answers (https://developer.osf.io/#operation/base_read), without credentials. */

@@ -13,7 +13,10 @@ type Entry = RemoteFolder | RemoteFile;
  * (by path). A project holds its osfstorage files directly, then a folder per other storage provider, then
  * a folder per component (laid out the same way), so that a tree uploaded from elsewhere comes back as it was.
  */
-export async function* walk(api: OsfApi, files: WaterButler, id: string): AsyncGenerator<Entry> {
+export async function* walk(
+  { api, files }: { api: OsfApi; files: WaterButler },
+  id: string,
+): AsyncGenerator<Entry> {
   const located = await locate(api, id);
   if (located.kind === 'node') {
     yield* walkNode(api, files, located.node, titleSegment(located.node.attributes.title));

@@ -56,7 +56,7 @@ function fileDetail(deposition: Deposition, file: DepositionFile): ResourceDetai
   };
 }
 
-export async function getResource(api: ZenodoApi, id: string): Promise<ResourceDetail> {
+export async function getResource({ api }: { api: ZenodoApi }, id: string): Promise<ResourceDetail> {
   const parsed = parseId(id);
   if (!parsed) throw ConnectorError.unknownResource(id);
   if (parsed.kind === 'deposition') return depositionDetail(await api.deposition(parsed.deposition, id));

@@ -17,7 +17,7 @@ function strings(value: unknown): string[] {
 }
 
 /** A deposition's `metadata.keywords` (https://developers.zenodo.org/#representation). */
-export async function keywords(api: ZenodoApi, id: string): Promise<string[]> {
+export async function keywords({ api }: { api: ZenodoApi }, id: string): Promise<string[]> {
   return strings((await depositionWithKeywords(api, id)).metadata?.keywords);
 }
 
@@ -27,7 +27,7 @@ export async function keywords(api: ZenodoApi, id: string): Promise<string[]> {
  * only after the `edit` action, which this service does not take on itself.
  */
 export async function setKeywords(
-  api: ZenodoApi,
+  { api }: { api: ZenodoApi },
   id: string,
   keywords: readonly string[],
 ): Promise<string[]> {

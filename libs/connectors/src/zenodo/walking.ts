@@ -24,7 +24,10 @@ function remoteFile(api: ZenodoApi, path: string, file: DepositionFile): RemoteF
 }
 
 /** A deposition (a folder) and then its files by name, or a single file; Zenodo keeps no folders below. */
-export async function* walk(api: ZenodoApi, id: string): AsyncGenerator<RemoteFolder | RemoteFile> {
+export async function* walk(
+  { api }: { api: ZenodoApi },
+  id: string,
+): AsyncGenerator<RemoteFolder | RemoteFile> {
   const parsed = parseId(id);
   if (!parsed) throw ConnectorError.unknownResource(id);
   if (parsed.kind === 'file') {

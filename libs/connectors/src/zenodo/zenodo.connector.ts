@@ -1,18 +1,6 @@
-import type {
-  CollectionPage,
-  CollectionQuery,
-  Connector,
-  ConnectorDefinition,
-  ConnectorSession,
-  RemoteFile,
-  RemoteFolder,
-  ResourceDetail,
-  ResourceSummary,
-  ResourceWriter,
-  TargetStatus,
-  WriterOptions,
-} from '../connector';
-import { ConnectorError } from '../connector-error';
+import { bindSession, type SessionOperations } from '../bound-session';
+import type { Connector, ConnectorDefinition, ConnectorSession, TargetStatus } from '../connector';
+import { forbiddenAsInvalidToken } from '../connector-error';
 import { Upstream } from '../http';
 import { withZippedFolders } from '../zipped-folders';
 import { ZenodoApi } from './api';
@@ -31,41 +19,15 @@ import type { ZenodoSessionContext } from './session-context';
 import { walk } from './walking';
 import { createProject, openWriter } from './writing';
 
-class ZenodoSession implements ConnectorSession {
-  readonly username: string;
-
-  constructor(private readonly context: ZenodoSessionContext) {
-    this.username = context.username;
-  }
-
-  listResources(query: CollectionQuery): Promise<CollectionPage> {
-    return listResources(this.context, query);
-  }
-
-  getResource(id: string): Promise<ResourceDetail> {
-    return getResource(this.context.api, id);
-  }
-
-  walk(id: string): AsyncIterable<RemoteFolder | RemoteFile> {
-    return walk(this.context.api, id);
-  }
-
-  createProject(title: string): Promise<ResourceSummary> {
-    return createProject(this.context, title);
-  }
-
-  openWriter(containerId: string, options: WriterOptions): Promise<ResourceWriter> {
-    return openWriter(this.context, containerId, options);
-  }
-
-  keywords(id: string): Promise<string[]> {
-    return keywords(this.context.api, id);
-  }
-
-  setKeywords(id: string, tags: readonly string[]): Promise<string[]> {
-    return setKeywords(this.context.api, id, tags);
-  }
-}
+const ZENODO_OPERATIONS: SessionOperations<ZenodoSessionContext> = {
+  listResources,
+  getResource,
+  walk,
+  createProject,
+  openWriter,
+  keywords,
+  setKeywords,
+};
 
 type SessionSettings = Omit<ZenodoSessionContext, 'api' | 'username'>;
 
@@ -87,13 +49,9 @@ class ZenodoConnector implements Connector {
   async open(token: string): Promise<ConnectorSession> {
     // in a header, never in the query string: URLs get logged
     const api = new ZenodoApi(this.upstream.as({ authorization: `Bearer ${token}` }));
-    try {
-      const [latest] = await api.depositions({ page: 1, size: 1 });
-      return new ZenodoSession({ ...this.settings, api, username: userName(latest?.owner) });
-    } catch (error) {
-      if (error instanceof ConnectorError && error.status === 403) throw ConnectorError.invalidToken(403);
-      throw error;
-    }
+    const [latest] = await forbiddenAsInvalidToken(api.depositions({ page: 1, size: 1 }));
+    const context = { ...this.settings, api, username: userName(latest?.owner) };
+    return bindSession(context.username, context, ZENODO_OPERATIONS);
   }
 
   /** Whether the deposit API answers at all: without a token it answers 401 (https://developers.zenodo.org/#quickstart-upload). */
