@@ -40,6 +40,11 @@ export function closeOnSignals(
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
       logger.log(`${processName} received ${signal}; shutting down`);
+      // A library may reject on a connection closed under it while stopping (Bull does when a worker stops
+      // before its queues' blocking connections are up): part of the stop, not a failure of it.
+      process.on('unhandledRejection', (reason) =>
+        logger.warn(`${processName} ignored while shutting down: ${String(reason)}`),
+      );
       app.close().then(
         () => {
           logger.log(`${processName} stopped`);

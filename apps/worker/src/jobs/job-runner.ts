@@ -30,10 +30,13 @@ export class JobRunner implements OnApplicationBootstrap {
   onApplicationBootstrap(): void {
     for (const handler of this.handlers) {
       const queue = this.moduleRef.get<Queue<JobPayload>>(getQueueToken(handler.kind), { strict: false });
-      // process() settles only when the queue closes; a close during start-up must not crash the worker
+      // process() settles only when the queue closes; a close during start-up must not crash the worker.
+      // Bull rejects it with nothing at all when the queue closes before its first job.
       queue
         .process(this.config.jobConcurrency, (job) => this.run(handler, job))
-        .catch((error: Error) => this.logger.warn(`${handler.kind} queue stopped: ${error.message}`));
+        .catch((error: unknown) => {
+          if (error !== undefined) this.logger.warn(`${handler.kind} queue stopped: ${String(error)}`);
+        });
       // Bull fails a job whose worker died too often (stalled); the record must say so and free the slot.
       queue.on('failed', (job: Job<JobPayload>, error: Error) => void this.onGaveUp(handler, job, error));
     }
