@@ -42,9 +42,9 @@ export function closeOnSignals(
       logger.log(`${processName} received ${signal}; shutting down`);
       // A library may reject on a connection closed under it while stopping (Bull does when a worker stops
       // before its queues' blocking connections are up): part of the stop, not a failure of it.
-      process.on('unhandledRejection', (reason) =>
-        logger.warn(`${processName} ignored while shutting down: ${String(reason)}`),
-      );
+      process.on('unhandledRejection', (reason: unknown) => {
+        logger.warn(`${processName} ignored while shutting down: ${describe(reason)}`);
+      });
       app.close().then(
         () => {
           logger.log(`${processName} stopped`);
@@ -57,4 +57,9 @@ export function closeOnSignals(
       );
     });
   }
+}
+
+/** What a thrown value says, for a log line. */
+function describe(reason: unknown): string {
+  return reason instanceof Error ? reason.message : (JSON.stringify(reason) ?? 'nothing');
 }

@@ -35,7 +35,7 @@ export class JobRunner implements OnApplicationBootstrap {
       queue
         .process(this.config.jobConcurrency, (job) => this.run(handler, job))
         .catch((error: unknown) => {
-          if (error !== undefined) this.logger.warn(`${handler.kind} queue stopped: ${String(error)}`);
+          if (error instanceof Error) this.logger.warn(`${handler.kind} queue stopped: ${error.message}`);
         });
       // Bull fails a job whose worker died too often (stalled); the record must say so and free the slot.
       queue.on('failed', (job: Job<JobPayload>, error: Error) => void this.onGaveUp(handler, job, error));
