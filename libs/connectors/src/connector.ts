@@ -140,6 +140,14 @@ export interface ResourceWriter {
   restage(staged: readonly unknown[]): void;
   /** Makes everything put visible at the target. */
   commit(): Promise<void>;
+  /**
+   * Takes back what this writer and the earlier runs of the same job (restaged) wrote, for a job that failed
+   * or was cancelled, so that the target is left as the job found it: a container made for the job
+   * (`newProject`) goes whole; elsewhere created files go and replaced ones get their old content back.
+   * A writer whose files become visible only at `commit` has nothing to take back and need not have it; a
+   * target that cannot take writes back says so in its documentation.
+   */
+  abandon?(): Promise<void>;
 }
 
 export interface WalkOptions {
@@ -178,6 +186,11 @@ export interface Connector {
    * PutFileResult.hashes may hold. Any algorithm of `@app/fixity` (`git-blob-sha1` is a git blob id).
    */
   readonly hashAlgorithms: readonly string[];
+  /**
+   * Why the target refuses a file or folder name (one path segment), or null when it takes it: the rule its
+   * writer applies, so that an upload is checked before the 202.
+   */
+  nameProblem(name: string): string | null;
   /** checks the token at the target; throws ConnectorError 401 when the target rejects it */
   open(token: string): Promise<ConnectorSession>;
   /** whether the target's upstream answers */

@@ -20,6 +20,7 @@ import { LinkBuilder } from '../common/link-builder';
 import { requireContainer } from '../common/require-container';
 import { DESTINATION_TOKEN } from '../common/required-header.decorator';
 import { IN_PROGRESS_ERROR, JobStarter } from '../jobs/job-starter.service';
+import { checkNamesFor } from './check-names';
 import { inspectPackage } from './inspect-package';
 import { receiveUpload } from './receive-upload';
 
@@ -62,6 +63,7 @@ export class UploadsService {
         this.config.maxUploadBytes,
       );
       const bag = await inspectPackage(file, this.config.zipLimits, containerId === null);
+      checkNamesFor(bag, (name) => target.connector.nameProblem(name));
       await this.jobs.start<UploadPayload>(
         'upload',
         ticket,

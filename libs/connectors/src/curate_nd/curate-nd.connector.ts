@@ -21,6 +21,7 @@ import { listResources } from './listing';
 import { DEFAULT_API_URL, MAX_PER_PAGE, validateOptions, type CurateNdOptions } from './options';
 import { firstText, recordKind, texts, type CurateNdRecord } from './records';
 import { walkRecord } from './walking';
+import { pathSegmentProblem } from '../name-rules';
 
 /** Shown as the user name when CurateND does not tell it (the user has deposited nothing yet). */
 const UNNAMED_USER = 'CurateND user';
@@ -80,6 +81,8 @@ class CurateNdSession implements ConnectorSession {
 
 class CurateNdConnector implements Connector {
   readonly hashAlgorithms = ['md5'];
+  /** nothing is written to CurateND; the rule every target shares stands for it */
+  readonly nameProblem = pathSegmentProblem;
 
   constructor(
     private readonly upstream: Upstream,

@@ -18,6 +18,7 @@ import {
 import type { FigshareSessionContext } from './session-context';
 import { walk } from './walking';
 import { createProject, openWriter } from './writing';
+import { portableNameProblem } from '../name-rules';
 
 const FIGSHARE_OPERATIONS: SessionOperations<FigshareSessionContext> = {
   listResources,
@@ -32,6 +33,7 @@ const FIGSHARE_OPERATIONS: SessionOperations<FigshareSessionContext> = {
 class FigshareConnector implements Connector {
   /** FigShare computes an md5 of every file it stores (`computed_md5`, https://docs.figshare.com/#private_file) */
   readonly hashAlgorithms = ['md5'];
+  readonly nameProblem = portableNameProblem;
 
   constructor(
     private readonly upstream: Upstream,

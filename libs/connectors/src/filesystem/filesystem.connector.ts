@@ -10,7 +10,7 @@ import {
   type Connector,
   type ConnectorDefinition,
   type ConnectorSession,
-  type PutFileResult,
+  type WriterOptions,
   type ResourceWriter,
   type ResourceSummary,
   type RemoteFile,
@@ -31,8 +31,8 @@ import {
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { sha256Hex, usersByTokenDigest, validateOptions, type FilesystemOptions } from './options';
-import { decodeId, encodeId, resolveInside, toConnectorError, type Resolved } from './paths';
-import { makeUniqueDirectory, putFile } from './writing';
+import { decodeId, resolveInside, toConnectorError, type Resolved } from './paths';
+import { FilesystemWriter, filesystemNameProblem, makeUniqueDirectory } from './writing';
 
 const DIGEST_CACHE_ENTRIES = 1000;
 const openFd = promisify(openCallback);
@@ -158,20 +158,11 @@ class FilesystemSession implements ConnectorSession {
     return summarize(await makeUniqueDirectory(this.userDir, title), true);
   }
 
-  /** Files are written in place (each renamed into it once complete), so there is nothing to commit. */
-  async openWriter(containerId: string): Promise<ResourceWriter> {
+  async openWriter(containerId: string, options: WriterOptions): Promise<ResourceWriter> {
     const { relativePath, absolute, stats } = await this.locate(containerId);
     if (!stats.isDirectory())
       throw new ConnectorError(400, `The Resource provided, ${containerId}, is not a container`);
-    return {
-      putFile: async (path, file, duplicate): Promise<PutFileResult> => {
-        const stored = await putFile(absolute, path, file, duplicate);
-        const filePath = [relativePath, ...path].join('/');
-        return { ...stored, id: encodeId(filePath), path: `/${filePath}` };
-      },
-      restage: () => undefined,
-      commit: async () => undefined,
-    };
+    return new FilesystemWriter(absolute, relativePath, options.newProject);
   }
 
   async keywords(id: string): Promise<string[]> {
@@ -238,6 +229,7 @@ class FilesystemSession implements ConnectorSession {
 
 class FilesystemConnector implements Connector {
   readonly hashAlgorithms = ['sha256', 'md5'];
+  readonly nameProblem = filesystemNameProblem;
   private readonly digests = new DigestCache();
   private seeding?: Promise<void>;
 

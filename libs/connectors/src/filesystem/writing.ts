@@ -1,35 +1,43 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { lstat, mkdir, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { lstat, mkdir, rename, rm, rmdir } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { hashFile } from '@app/fixity';
-import type { DuplicateAction, IncomingFile, PutFileResult } from '../connector';
+import type { DuplicateAction, IncomingFile, PutFileResult, ResourceWriter } from '../connector';
 import { ConnectorError } from '../connector-error';
-import { isReserved } from './paths';
+import { checkPathNames, portableNameProblem } from '../name-rules';
+import { encodeId, isReserved } from './paths';
 
 const COMPARE_ALGORITHM = 'sha256';
 /** Written files are read back and hashed with these (decision 16). */
 const STORED_HASHES = ['md5', 'sha256'] as const;
 
-/** A name that is safe as one path segment in a user's folder; ConnectorError 400 otherwise. */
-function checkName(name: string): string {
-  const bad =
-    name === '' ||
-    name === '.' ||
-    name === '..' ||
-    /[/\\\0]/.test(name) ||
-    isReserved(name) ||
-    Buffer.byteLength(name) > 255;
-  if (bad) throw new ConnectorError(400, `'${name}' cannot be used as a file or folder name.`);
-  return name;
+/** The longest name, in bytes, that common filesystems (ext4, XFS, APFS, NTFS in UTF-16 units) hold. */
+const MAX_NAME_BYTES = 255;
+
+/** A name that is safe as one path segment in a user's folder. */
+export function filesystemNameProblem(name: string): string | null {
+  if (isReserved(name)) return 'names starting with .presqt are kept for the service';
+  if (Buffer.byteLength(name) > MAX_NAME_BYTES) return `it is longer than ${MAX_NAME_BYTES} bytes`;
+  return portableNameProblem(name);
+}
+
+const checkNames = (path: readonly string[]) => checkPathNames(path, filesystemNameProblem, 'this target');
+
+/** `title (n)`, the title shortened (at a character) so that the whole fits the name limit. */
+function numberedName(title: string, n: number): string {
+  const suffix = ` (${n})`;
+  let base = title;
+  while (Buffer.byteLength(base + suffix) > MAX_NAME_BYTES) base = [...base].slice(0, -1).join('');
+  return `${base.trimEnd()}${suffix}`;
 }
 
 /** Makes a new directory `title` in `parent`, or `title (2)`, `title (3)`, ... when taken. Returns its name. */
 export async function makeUniqueDirectory(parent: string, title: string): Promise<string> {
-  checkName(title);
+  checkNames([title]);
   for (let n = 1; ; n++) {
-    const name = n === 1 ? title : `${title} (${n})`;
+    const name = n === 1 ? title : numberedName(title, n);
     try {
       await mkdir(join(parent, name));
       return name;
@@ -39,19 +47,73 @@ export async function makeUniqueDirectory(parent: string, title: string): Promis
   }
 }
 
+/** What a write changed, so that a failed or cancelled job can take it back (plain JSON, kept as `staged`). */
+/** Paths are relative to the writer's container, so that any worker can take the change back. */
+export type WrittenChange =
+  | { kind: 'created'; path: string }
+  /** the replaced file waits under `backup`, a hidden name in the same folder, until the commit */
+  | { kind: 'replaced'; path: string; backup: string };
+
 /**
  * Writes `file` at `segments` below `containerDir`. Folders on the way are created (never through a symlink);
  * the bytes go to a hidden temporary file that is renamed into place only when complete, so nobody ever sees
- * half a file. The result carries hashes read back from the disk.
+ * half a file. A file it replaces is kept under a hidden name until the writer commits. The result carries
+ * hashes read back from the disk.
  */
 export async function putFile(
   containerDir: string,
   segments: readonly string[],
   file: IncomingFile,
   duplicate: DuplicateAction,
-): Promise<Omit<PutFileResult, 'id' | 'path'>> {
-  if (segments.length === 0) throw new ConnectorError(400, 'A file needs a name.');
-  segments.forEach(checkName);
+): Promise<Omit<PutFileResult, 'id' | 'path'> & { change?: WrittenChange }> {
+  checkNames(segments);
+  const dir = await makeFolders(containerDir, segments);
+  const destination = join(dir, segments[segments.length - 1]);
+  const existing = await lstat(destination).catch(() => null);
+  if (existing && !existing.isFile()) {
+    throw new ConnectorError(
+      400,
+      `'${segments.join('/')}' cannot be written: a folder or link has that name.`,
+    );
+  }
+  if (existing && duplicate === 'ignore')
+    return { outcome: 'ignored', hashes: await hashFile(destination, STORED_HASHES) };
+
+  const temporary = join(dir, `.presqt-partial-${randomUUID()}`);
+  let change: WrittenChange;
+  try {
+    await pipeline(await file.open(), createWriteStream(temporary, { flags: 'wx', mode: 0o644 }));
+    if (existing) {
+      // update replaces only a file whose content differs (decision 19)
+      const [before, after] = await Promise.all([
+        hashFile(destination, [COMPARE_ALGORITHM]),
+        hashFile(temporary, [COMPARE_ALGORITHM]),
+      ]);
+      if (before[COMPARE_ALGORITHM] === after[COMPARE_ALGORITHM]) {
+        await rm(temporary, { force: true });
+        return { outcome: 'ignored', hashes: await hashFile(destination, STORED_HASHES) };
+      }
+      const backup = join(dir, `.presqt-replaced-${randomUUID()}`);
+      await rename(destination, backup);
+      change = {
+        kind: 'replaced',
+        path: relative(containerDir, destination),
+        backup: relative(containerDir, backup),
+      };
+    } else {
+      change = { kind: 'created', path: relative(containerDir, destination) };
+    }
+    await rename(temporary, destination);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+  const outcome = existing ? 'updated' : 'created';
+  return { outcome, hashes: await hashFile(destination, STORED_HASHES), change };
+}
+
+/** The folders of `segments` below `containerDir` (all but the last), made where missing; the deepest. */
+async function makeFolders(containerDir: string, segments: readonly string[]): Promise<string> {
   let dir = containerDir;
   for (const segment of segments.slice(0, -1)) {
     dir = join(dir, segment);
@@ -65,35 +127,79 @@ export async function putFile(
       );
     }
   }
-  const destination = join(dir, segments[segments.length - 1]);
-  const existing = await lstat(destination).catch(() => null);
-  if (existing && !existing.isFile()) {
-    throw new ConnectorError(
-      400,
-      `'${segments.join('/')}' cannot be written: a folder or link has that name.`,
-    );
-  }
-  if (existing && duplicate === 'ignore')
-    return { outcome: 'ignored', hashes: await hashFile(destination, STORED_HASHES) };
+  return dir;
+}
 
-  const temporary = join(dir, `.presqt-partial-${randomUUID()}`);
-  try {
-    await pipeline(await file.open(), createWriteStream(temporary, { flags: 'wx', mode: 0o644 }));
-    if (existing) {
-      // update replaces only a file whose content differs (decision 19)
-      const [before, after] = await Promise.all([
-        hashFile(destination, [COMPARE_ALGORITHM]),
-        hashFile(temporary, [COMPARE_ALGORITHM]),
-      ]);
-      if (before[COMPARE_ALGORITHM] === after[COMPARE_ALGORITHM]) {
-        await rm(temporary, { force: true });
-        return { outcome: 'ignored', hashes: await hashFile(destination, STORED_HASHES) };
-      }
+/** Makes the commit final: the files replaced go. */
+export async function dropBackups(containerDir: string, changes: readonly WrittenChange[]): Promise<void> {
+  for (const change of changes)
+    if (change.kind === 'replaced') await rm(join(containerDir, change.backup), { force: true });
+}
+
+/**
+ * Takes back the changes of a failed or cancelled job, newest first: a created file goes (and the folders it
+ * needed, when they are left empty, up to `containerDir`), a replaced file gets its old content back.
+ */
+export async function undoChanges(containerDir: string, changes: readonly WrittenChange[]): Promise<void> {
+  for (const change of [...changes].reverse()) {
+    const path = join(containerDir, change.path);
+    if (change.kind === 'replaced') {
+      await rename(join(containerDir, change.backup), path).catch(() => undefined);
+      continue;
     }
-    await rename(temporary, destination);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
+    await rm(path, { force: true });
+    for (let dir = dirname(path); dir.startsWith(containerDir + sep); dir = dirname(dir)) {
+      if (!(await removeIfEmpty(dir))) break;
+    }
   }
-  return { outcome: existing ? 'updated' : 'created', hashes: await hashFile(destination, STORED_HASHES) };
+}
+
+/** Removes a folder that is empty (rmdir refuses any other); whether it went. */
+function removeIfEmpty(dir: string): Promise<boolean> {
+  return rmdir(dir).then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * Files going into one folder of a user's, each visible once complete. What it changed is remembered (and
+ * staged, for a resumed run) until the commit, so that a failed or cancelled job takes it all back.
+ */
+export class FilesystemWriter implements ResourceWriter {
+  private readonly changes: WrittenChange[] = [];
+
+  constructor(
+    private readonly containerDir: string,
+    /** the container's path inside the user's folder, for ids and metadata paths */
+    private readonly containerPath: string,
+    /** the container was made for this job: abandoning it removes it whole */
+    private readonly newProject: boolean,
+  ) {}
+
+  async putFile(
+    path: readonly string[],
+    file: IncomingFile,
+    duplicate: DuplicateAction,
+  ): Promise<PutFileResult> {
+    const { change, ...stored } = await putFile(this.containerDir, path, file, duplicate);
+    if (change) this.changes.push(change);
+    const filePath = [this.containerPath, ...path].join('/');
+    return { ...stored, id: encodeId(filePath), path: `/${filePath}`, staged: change };
+  }
+
+  restage(staged: readonly unknown[]): void {
+    this.changes.push(...(staged as WrittenChange[]));
+  }
+
+  async commit(): Promise<void> {
+    await dropBackups(this.containerDir, this.changes);
+    this.changes.length = 0;
+  }
+
+  async abandon(): Promise<void> {
+    if (this.newProject) await rm(this.containerDir, { recursive: true, force: true });
+    else await undoChanges(this.containerDir, this.changes);
+    this.changes.length = 0;
+  }
 }

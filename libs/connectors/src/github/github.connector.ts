@@ -23,6 +23,7 @@ import { DEFAULT_API_URL, MAX_PER_PAGE, validateOptions, type GitHubOptions } fr
 import { locate, repositorySummary, resourceDetail } from './resources';
 import { walk } from './walking';
 import { openWriter } from './writing';
+import { gitNameProblem } from '../name-rules';
 
 /** How many numbered names (`Title-2`, ...) are tried for a title the user already has. */
 const NUMBERED_NAMES = 100;
@@ -101,6 +102,7 @@ class GitHubSession implements ConnectorSession {
 
 class GitHubConnector implements Connector {
   readonly hashAlgorithms = [GIT_BLOB_SHA1];
+  readonly nameProblem = gitNameProblem;
 
   constructor(
     private readonly upstream: Upstream,

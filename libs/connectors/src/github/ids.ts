@@ -1,3 +1,4 @@
+import { gitNameProblem } from '../name-rules';
 /**
  * Resource ids: a repository is its numeric id (stable across renames and transfers); a folder or file is
  * `<repository id>:<base64url of its path in the repository>`. Neither ever holds a `.`, `/` or `%`, so an id
@@ -13,11 +14,6 @@ export interface ResourceAddress {
 /** GitHub's repository ids are positive integers (kept below 2^53, so they survive JSON). */
 const REPOSITORY_ID = /^[1-9][0-9]{0,15}$/;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
-
-/** A name git can hold as one path component. */
-export function isValidName(name: string): boolean {
-  return name !== '' && name !== '.' && name !== '..' && name.toLowerCase() !== '.git' && !/[/\0]/.test(name);
-}
 
 export function resourceId(repositoryId: number | string, path: readonly string[] = []): string {
   const repository = String(repositoryId);
@@ -36,6 +32,7 @@ export function parseResourceId(id: string): ResourceAddress | null {
   if (!BASE64URL.test(encoded)) return null;
   const path = Buffer.from(encoded, 'base64url').toString('utf8').split('/');
   // only the canonical encoding counts, so that each resource has one id; this also refuses invalid UTF-8
-  if (resourceId(repositoryId, path) !== id || !path.every(isValidName)) return null;
+  if (resourceId(repositoryId, path) !== id || path.some((name) => gitNameProblem(name) !== null))
+    return null;
   return { repositoryId, path };
 }

@@ -17,8 +17,9 @@ import {
   type TreeEntry,
 } from './git-database';
 import type { GitHubApi } from './github-api';
-import { isValidName, resourceId } from './ids';
+import { resourceId } from './ids';
 import { locate } from './resources';
+import { checkPathNames, gitNameProblem } from '../name-rules';
 
 /** Files a created tree takes at a time; larger commits chain trees by `base_tree`. */
 const TREE_CHUNK = 500;
@@ -46,11 +47,7 @@ export async function openWriter(
 }
 
 function checkedNames(path: readonly string[]): string[] {
-  if (path.length === 0) throw new ConnectorError(400, 'A file needs a name.');
-  for (const name of path) {
-    if (!isValidName(name))
-      throw new ConnectorError(400, `'${name}' cannot be used as a file or folder name on GitHub.`);
-  }
+  checkPathNames(path, gitNameProblem, 'GitHub');
   return [...path];
 }
 

@@ -31,6 +31,7 @@ import { numberedProjectName } from './project-name';
 import { entrySummary, loadProject, locate, resourceDetail } from './resources';
 import { walk } from './walking';
 import { GitlabWriter } from './writing';
+import { gitNameProblem } from '../name-rules';
 
 /** How many numbered names `createProject` tries before giving up. */
 const MAX_NAME_ATTEMPTS = 100;
@@ -122,6 +123,7 @@ class GitlabSession implements ConnectorSession {
 
 class GitlabConnector implements Connector {
   readonly hashAlgorithms = ['sha256', GIT_BLOB_SHA1];
+  readonly nameProblem = gitNameProblem;
 
   constructor(
     private readonly upstream: Upstream,

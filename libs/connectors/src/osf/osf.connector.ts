@@ -11,6 +11,7 @@ import type { OsfSessionContext } from './session-context';
 import { walk } from './walking';
 import { WaterButler } from './waterbutler';
 import { createProject, openWriter } from './writing';
+import { pathSegmentProblem } from '../name-rules';
 
 const OSF_OPERATIONS: SessionOperations<OsfSessionContext> = {
   listResources,
@@ -25,6 +26,7 @@ const OSF_OPERATIONS: SessionOperations<OsfSessionContext> = {
 class OsfConnector implements Connector {
   /** osfstorage keeps both of every file; files of other providers have none */
   readonly hashAlgorithms = ['sha256', 'md5'];
+  readonly nameProblem = pathSegmentProblem;
 
   constructor(
     private readonly upstream: Upstream,

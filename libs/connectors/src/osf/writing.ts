@@ -14,6 +14,7 @@ import { titleSegment } from '../upstream-values';
 import { fileUrl, knownHashes, nodeSummary } from './resources';
 import type { OsfSessionContext } from './session-context';
 import type { StoredFile } from './waterbutler';
+import { checkPathNames, pathSegmentProblem } from '../name-rules';
 
 /** A folder files are written into: where OSF lists it and where WaterButler takes new entries. */
 interface Destination {
@@ -115,9 +116,7 @@ function destination(folder: OsfFile, path: string): Destination {
 }
 
 function checkNames(path: readonly string[]): void {
-  const bad = (name: string) => name === '' || name === '.' || name === '..' || name.includes('/');
-  if (path.length === 0 || path.some(bad))
-    throw new ConnectorError(400, `'${path.join('/')}' cannot be used as a file path at OSF.`);
+  checkPathNames(path, pathSegmentProblem, 'OSF');
 }
 
 /** The entry of a folder with this name and kind, if there is one (OSF filters by substring; pages followed). */

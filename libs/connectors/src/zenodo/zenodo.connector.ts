@@ -18,6 +18,7 @@ import {
 import type { ZenodoSessionContext } from './session-context';
 import { walk } from './walking';
 import { createProject, openWriter } from './writing';
+import { portableNameProblem } from '../name-rules';
 
 const ZENODO_OPERATIONS: SessionOperations<ZenodoSessionContext> = {
   listResources,
@@ -34,6 +35,7 @@ type SessionSettings = Omit<ZenodoSessionContext, 'api' | 'username'>;
 class ZenodoConnector implements Connector {
   /** Zenodo keeps an md5 of every file (https://developers.zenodo.org/#deposition-files) */
   readonly hashAlgorithms = ['md5'];
+  readonly nameProblem = portableNameProblem;
 
   constructor(
     private readonly upstream: Upstream,

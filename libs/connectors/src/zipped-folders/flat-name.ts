@@ -1,4 +1,5 @@
 import { ConnectorError } from '../connector-error';
+import { checkPathNames, portableNameProblem } from '../name-rules';
 
 /**
  * The one name a file takes in a target without folders (`upstream` keeps files directly in a `holder`, a
@@ -12,8 +13,6 @@ export function flatFileName(path: readonly string[], upstream: string, holder: 
       400,
       `${upstream} keeps no folders: '${path.join('/')}' cannot be stored, only files directly in ${holder}.`,
     );
-  const name = path[0] ?? '';
-  if (name.trim() === '' || name === '.' || name === '..' || /[/\\\0]/.test(name))
-    throw new ConnectorError(400, `'${name}' cannot be used as a file name on ${upstream}.`);
-  return name;
+  checkPathNames(path, portableNameProblem, upstream);
+  return path[0];
 }

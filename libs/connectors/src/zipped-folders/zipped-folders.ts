@@ -40,6 +40,10 @@ class ZippedFoldersConnector implements Connector {
     this.hashAlgorithms = [...new Set([...inner.hashAlgorithms, 'sha256'])];
   }
 
+  nameProblem(name: string): string | null {
+    return this.inner.nameProblem(name);
+  }
+
   async open(token: string): Promise<ConnectorSession> {
     return new ZippedFoldersSession(await this.inner.open(token), this.inner.hashAlgorithms, this.tempDir);
   }
