@@ -18,7 +18,12 @@ describe('uploads (real API, worker and Redis)', () => {
 
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), 'presqt-up-'));
-    writeTree(root, { 'alice/Existing/old.txt': 'old', 'alice/Existing/sub/keep.txt': 'keep' });
+    writeTree(root, {
+      'alice/Existing/old.txt': 'old',
+      'alice/Existing/sub/keep.txt': 'keep',
+      'alice/Other/old.txt': 'old',
+      'alice/Other/sub/keep.txt': 'keep',
+    });
     const targetsFile = writeTargetsFile([
       filesystemEntry('fs', root),
       filesystemEntry('readonly', root, {
@@ -177,6 +182,47 @@ describe('uploads (real API, worker and Redis)', () => {
     }
     expect(readdirSync(join(root, 'alice')).sort()).toEqual(before);
     expect(readdirSync(join(stack.dataDir, 'uploads'))).toEqual([]);
+  });
+
+  it('refuses names the target cannot hold before the 202, naming each', async () => {
+    const long = 'n'.repeat(256);
+    const zip = await makeBagZip({
+      files: { 'Named/ok.txt': 'ok', 'Named/.presqt-notes.txt': 'x', [`Named/sub/${long}.txt`]: 'y' },
+    });
+    const before = readdirSync(join(root, 'alice')).sort();
+    const refused = await upload('/api_v1/targets/fs/resources/', zip).expect(400);
+    expect(refused.body.error).toContain(
+      "'.presqt-notes.txt' (names starting with .presqt are kept for the service)",
+    );
+    expect(refused.body.error).toContain(`'sub/${long}.txt' (it is longer than 255 bytes)`);
+    expect(readdirSync(join(root, 'alice')).sort()).toEqual(before);
+  });
+
+  it('numbers a second project of a 255-byte title within the name limit', async () => {
+    const title = `${'é'.repeat(100)}${'t'.repeat(55)}`;
+    expect(Buffer.byteLength(title)).toBe(255);
+    const zip = await makeBagZip({ files: { [`${title}/a.txt`]: 'a' } });
+    for (const expected of [title, `${'é'.repeat(100)}${'t'.repeat(51)} (2)`]) {
+      await upload('/api_v1/targets/fs/resources/', zip).expect(202);
+      const done = await pollUntilDone(stack.baseUrl, '/api_v1/job_status/upload/', TOKEN);
+      expect(done.body).toMatchObject({ status: 'finished', destination_resource_id: fsId(expected) });
+      expect(readFileSync(join(root, 'alice', expected, 'a.txt'), 'utf8')).toBe('a');
+    }
+  });
+
+  it('takes back what a failed upload wrote: created files go, replaced ones come back', async () => {
+    const into = `/api_v1/targets/fs/resources/${fsId('Other')}/`;
+    // `sub` is a folder at the target: writing a file of that name fails once the others are written
+    const zip = await makeBagZip({ files: { 'old.txt': 'changed', 'new.txt': 'new', sub: 'clash' } });
+    await upload(into, zip, { ...HEADERS, 'presqt-file-duplicate-action': 'update' }).expect(202);
+    const failed = await pollUntilDone(stack.baseUrl, '/api_v1/job_status/upload/', TOKEN);
+    expect(failed.status).toBe(500);
+    expect(failed.body.status).toBe('failed');
+    expect(String(failed.body.status_code)).toBe('400');
+    expect(failed.body.message).toContain("'sub' cannot be written");
+    expect(failed.body.message).not.toContain(root);
+    expect(readdirSync(join(root, 'alice', 'Other')).sort()).toEqual(['old.txt', 'sub']);
+    expect(readFileSync(join(root, 'alice', 'Other', 'old.txt'), 'utf8')).toBe('old');
   });
 
   it('answers the header, target, size and token errors', async () => {

@@ -1,4 +1,5 @@
-import type { ConnectorSession } from '@app/connectors';
+import { Logger } from '@nestjs/common';
+import type { ConnectorSession, ResourceWriter } from '@app/connectors';
 import { JobStore } from '@app/jobs';
 import type { JobContext } from './job-context';
 import type { IngestReport } from './ingest';
@@ -33,4 +34,23 @@ export function ingestResult(report: IngestReport, destinationId: string): Recor
     resources_updated: report.updated,
     destination_resource_id: destinationId,
   };
+}
+
+const logger = new Logger('Destination');
+
+/**
+ * The writing part of an upload or transfer. When it fails or is cancelled, the writer takes back what the
+ * job wrote, so the target is left as the job found it (a killed worker is no failure: its job resumes).
+ */
+export async function writeOrTakeBack<T>(writer: ResourceWriter, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    await writer.abandon?.().catch((undo: unknown) => {
+      logger.warn(
+        `could not take back what a failed job wrote: ${undo instanceof Error ? undo.message : ''}`,
+      );
+    });
+    throw error;
+  }
 }

@@ -106,5 +106,9 @@ export class JobContext {
 /** The status code and message a failed job reports: the target's own for its errors, else 500. */
 export function failureOf(error: unknown): { statusCode: number; message: string } {
   if (error instanceof ServiceError) return { statusCode: error.status, message: error.message };
-  return { statusCode: 500, message: `The job failed: ${(error as Error)?.message ?? String(error)}` };
+  // a system error's message names the server's own paths: the user is told its code, the log the rest
+  const system = error as NodeJS.ErrnoException | undefined;
+  if (typeof system?.code === 'string' && system.syscall !== undefined)
+    return { statusCode: 500, message: `The job failed on the server (${system.code}).` };
+  return { statusCode: 500, message: `The job failed: ${system?.message ?? String(error)}` };
 }

@@ -64,7 +64,8 @@ export class JobRunner implements OnApplicationBootstrap {
     } catch (error) {
       if (!context.signal.aborted) {
         outcome = { status: 'failed', ...failureOf(error) };
-        this.logger.warn(`${handler.kind} ${record.run_id} failed: ${outcome.message}`);
+        const cause = error instanceof Error ? error.message : outcome.message;
+        this.logger.warn(`${handler.kind} ${record.run_id} failed: ${cause}`);
       }
     } finally {
       await context.close();

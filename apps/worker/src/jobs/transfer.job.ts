@@ -15,7 +15,7 @@ import { TargetsRegistry, type Target } from '@app/targets';
 import { countFiles } from './count-files';
 import type { JobContext } from './job-context';
 import type { JobHandler, JobOutcome } from './job-handler';
-import { destinationContainer, ingestResult } from './destination';
+import { destinationContainer, ingestResult, writeOrTakeBack } from './destination';
 import { fixityMessage } from './fixity';
 import { ingest, type IngestFile } from './ingest';
 
@@ -64,62 +64,64 @@ export class TransferJob implements JobHandler<TransferPayload> {
       nested: folders > strip,
       stagingDir: workDir,
     });
-    const sourceMetadata: { value: FtsMetadata | null } = { value: null };
-    const sourceAlgorithms = source.connector.hashAlgorithms;
-    const report = await ingest({
-      writer,
-      duplicate: payload.duplicate,
-      files: filesOf(from, resource, { strip, workDir }, sourceAlgorithms, sourceMetadata, context),
-      context,
-      store: this.store,
-      concurrency: this.config.fileTransfers,
-      sourceAlgorithms,
-      destinationAlgorithms: destination.connector.hashAlgorithms,
-    });
+    return writeOrTakeBack(writer, async () => {
+      const sourceMetadata: { value: FtsMetadata | null } = { value: null };
+      const sourceAlgorithms = source.connector.hashAlgorithms;
+      const report = await ingest({
+        writer,
+        duplicate: payload.duplicate,
+        files: filesOf(from, resource, { strip, workDir }, sourceAlgorithms, sourceMetadata, context),
+        context,
+        store: this.store,
+        concurrency: this.config.fileTransfers,
+        sourceAlgorithms,
+        destinationAlgorithms: destination.connector.hashAlgorithms,
+      });
 
-    await context.checkCancelled();
-    context.setMessage('Making final metadata updates...');
-    const keywords = await this.keywordsCarried(payload, from, source, resource.id, sourceMetadata.value);
-    const carried = [...keywords.initial, ...keywords.enhanced];
-    if (carried.length > 0 && destination.supports('keywords_upload')) {
-      const present = await to.keywords(containerId).catch(() => []);
-      await to.setKeywords(containerId, normalizeKeywords([...present, ...carried]));
-    }
-    const action = newAction({
-      details: `PresQT Transfer from ${source.entry.readable_name} to ${destination.entry.readable_name}`,
-      actionType: 'resource_transfer_in',
-      sourceTargetName: source.name,
-      destinationTargetName: destination.name,
-      sourceUsername: from.username,
-      destinationUsername: to.username,
-      keywords:
-        payload.keywordAction === 'none'
-          ? {}
-          : {
-              sourceKeywordsAdded: keywords.initial,
-              sourceKeywordsEnhanced: keywords.enhanced,
-              ontologies: [],
-              enhancer: payload.keywordAction === 'automatic' ? this.enhancer.name : 'none',
-            },
-      files: report.files,
-    });
-    const metadata = mergeFtsMetadata(
-      mergeFtsMetadata(await findMetadataFile(to, containerId), [], sourceMetadata.value?.allKeywords),
-      [action, ...(sourceMetadata.value?.actions ?? [])],
-      carried,
-    );
-    await writeMetadataFile(writer, metadata);
-    await writer.commit();
+      await context.checkCancelled();
+      context.setMessage('Making final metadata updates...');
+      const keywords = await this.keywordsCarried(payload, from, source, resource.id, sourceMetadata.value);
+      const carried = [...keywords.initial, ...keywords.enhanced];
+      if (carried.length > 0 && destination.supports('keywords_upload')) {
+        const present = await to.keywords(containerId).catch(() => []);
+        await to.setKeywords(containerId, normalizeKeywords([...present, ...carried]));
+      }
+      const action = newAction({
+        details: `PresQT Transfer from ${source.entry.readable_name} to ${destination.entry.readable_name}`,
+        actionType: 'resource_transfer_in',
+        sourceTargetName: source.name,
+        destinationTargetName: destination.name,
+        sourceUsername: from.username,
+        destinationUsername: to.username,
+        keywords:
+          payload.keywordAction === 'none'
+            ? {}
+            : {
+                sourceKeywordsAdded: keywords.initial,
+                sourceKeywordsEnhanced: keywords.enhanced,
+                ontologies: [],
+                enhancer: payload.keywordAction === 'automatic' ? this.enhancer.name : 'none',
+              },
+        files: report.files,
+      });
+      const metadata = mergeFtsMetadata(
+        mergeFtsMetadata(await findMetadataFile(to, containerId), [], sourceMetadata.value?.allKeywords),
+        [action, ...(sourceMetadata.value?.actions ?? [])],
+        carried,
+      );
+      await writeMetadataFile(writer, metadata);
+      await writer.commit();
 
-    return {
-      message: fixityMessage('Transfer', report),
-      result: {
-        ...ingestResult(report, containerId),
-        source_resource_id: resource.id,
-        initial_keywords: keywords.initial,
-        enhanced_keywords: keywords.enhanced,
-      },
-    };
+      return {
+        message: fixityMessage('Transfer', report),
+        result: {
+          ...ingestResult(report, containerId),
+          source_resource_id: resource.id,
+          initial_keywords: keywords.initial,
+          enhanced_keywords: keywords.enhanced,
+        },
+      };
+    });
   }
 
   /**

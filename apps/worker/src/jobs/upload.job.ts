@@ -17,7 +17,7 @@ import { TargetsRegistry } from '@app/targets';
 import { ingest, type IngestFile } from './ingest';
 import type { JobContext } from './job-context';
 import type { JobHandler, JobOutcome } from './job-handler';
-import { destinationContainer, ingestResult } from './destination';
+import { destinationContainer, ingestResult, writeOrTakeBack } from './destination';
 import { fixityMessage } from './fixity';
 
 /**
@@ -61,54 +61,56 @@ export class UploadJob implements JobHandler<UploadPayload> {
     });
     const zip = await openZip(join(workDir, UPLOAD_PACKAGE_FILE), this.config.zipLimits);
     try {
-      // every payload file is in every manifest: compare with one the target also reports, if the bag has one
-      const bagAlgorithms = Object.keys(bag.payload[0]?.hashes ?? {});
-      const algorithm = [...target.connector.hashAlgorithms, ...bagAlgorithms].find((name) =>
-        bagAlgorithms.includes(name),
-      );
-      const files = bag.payload.map((file): IngestFile => ({
-        path: file.path.split('/'),
-        sourcePath: `/${file.bagPath}`,
-        size: file.size,
-        expectedHashes: async () => (algorithm ? { [algorithm]: file.hashes[algorithm] } : {}),
-        open: () => zip.openEntry(`${bag.root}data/${file.bagPath}`),
-      }));
-      const report = await ingest({
-        writer,
-        duplicate: payload.duplicate,
-        files: toAsync(files),
-        context,
-        store: this.store,
-        concurrency: this.config.fileTransfers,
-        sourceAlgorithms: algorithm ? [algorithm] : [],
-        destinationAlgorithms: target.connector.hashAlgorithms,
-      });
+      return await writeOrTakeBack(writer, async () => {
+        // every payload file is in every manifest: compare with one the target also reports, if the bag has one
+        const bagAlgorithms = Object.keys(bag.payload[0]?.hashes ?? {});
+        const algorithm = [...target.connector.hashAlgorithms, ...bagAlgorithms].find((name) =>
+          bagAlgorithms.includes(name),
+        );
+        const files = bag.payload.map((file): IngestFile => ({
+          path: file.path.split('/'),
+          sourcePath: `/${file.bagPath}`,
+          size: file.size,
+          expectedHashes: async () => (algorithm ? { [algorithm]: file.hashes[algorithm] } : {}),
+          open: () => zip.openEntry(`${bag.root}data/${file.bagPath}`),
+        }));
+        const report = await ingest({
+          writer,
+          duplicate: payload.duplicate,
+          files: toAsync(files),
+          context,
+          store: this.store,
+          concurrency: this.config.fileTransfers,
+          sourceAlgorithms: algorithm ? [algorithm] : [],
+          destinationAlgorithms: target.connector.hashAlgorithms,
+        });
 
-      await context.checkCancelled();
-      context.setMessage('Making final metadata updates...');
-      const action = newAction({
-        details: `PresQT Upload to ${target.entry.readable_name}`,
-        actionType: 'resource_upload',
-        sourceTargetName: 'Local Machine',
-        destinationTargetName: target.name,
-        sourceUsername: null,
-        destinationUsername: session.username,
-        keywords: {},
-        files: report.files,
+        await context.checkCancelled();
+        context.setMessage('Making final metadata updates...');
+        const action = newAction({
+          details: `PresQT Upload to ${target.entry.readable_name}`,
+          actionType: 'resource_upload',
+          sourceTargetName: 'Local Machine',
+          destinationTargetName: target.name,
+          sourceUsername: null,
+          destinationUsername: session.username,
+          keywords: {},
+          files: report.files,
+        });
+        const uploaded = bag.metadata as FtsMetadata | null;
+        const existing = await findMetadataFile(session, containerId);
+        const merged = mergeFtsMetadata(
+          existing,
+          [action, ...(uploaded?.actions ?? [])],
+          uploaded?.allKeywords ?? [],
+        );
+        await writeMetadataFile(writer, merged);
+        await writer.commit();
+        return {
+          message: fixityMessage('Upload', report),
+          result: ingestResult(report, containerId),
+        };
       });
-      const uploaded = bag.metadata as FtsMetadata | null;
-      const existing = await findMetadataFile(session, containerId);
-      const merged = mergeFtsMetadata(
-        existing,
-        [action, ...(uploaded?.actions ?? [])],
-        uploaded?.allKeywords ?? [],
-      );
-      await writeMetadataFile(writer, merged);
-      await writer.commit();
-      return {
-        message: fixityMessage('Upload', report),
-        result: ingestResult(report, containerId),
-      };
     } finally {
       zip.close();
     }
