@@ -225,6 +225,30 @@ describe('uploads (real API, worker and Redis)', () => {
     expect(readFileSync(join(root, 'alice', 'Other', 'old.txt'), 'utf8')).toBe('old');
   });
 
+  it("refuses a user's simultaneous uploads at once, before receiving and inspecting their packages", async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 5000; i++) files[`Many/d${i % 50}/f${i}.txt`] = `file ${i}`;
+    const zip = await makeBagZip({ files, algorithms: ['sha256', 'sha512'] });
+    const answered: Array<{ status: number; error?: string; at: number }> = [];
+    const started = Date.now();
+    await Promise.all(
+      [0, 1, 2, 3].map(async () => {
+        const res = await upload('/api_v1/targets/fs/resources/', zip);
+        answered.push({ status: res.status, error: res.body.error, at: Date.now() - started });
+      }),
+    );
+    const accepted = answered.filter((answer) => answer.status === 202);
+    const refused = answered.filter((answer) => answer.status === 400);
+    expect(accepted).toHaveLength(1);
+    expect(refused.map((answer) => answer.error)).toEqual(
+      Array(3).fill('User currently has processes in progress.'),
+    );
+    // the refusals did not wait for the accepted package to be received and inspected
+    for (const answer of refused) expect(answer.at).toBeLessThan(accepted[0].at);
+    const done = await pollUntilDone(stack.baseUrl, '/api_v1/job_status/upload/', TOKEN, 60_000);
+    expect(done.body).toMatchObject({ status: 'finished', destination_resource_id: fsId('Many') });
+  });
+
   it('answers the header, target, size and token errors', async () => {
     const zip = await makeBagZip({ files: { 'P/a.txt': 'a' } });
     const without = (name: string) =>

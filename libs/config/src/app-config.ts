@@ -156,6 +156,13 @@ class Environment {
 
   @IsOptional()
   @Transform(toInt)
+  @IsInt({ message: 'UPLOAD_INSPECTIONS must be an integer' })
+  @Min(1)
+  @Max(64)
+  UPLOAD_INSPECTIONS: number = 2;
+
+  @IsOptional()
+  @Transform(toInt)
   @IsInt({ message: 'MAX_ZIP_ENTRIES must be an integer' })
   @Min(1)
   MAX_ZIP_ENTRIES: number = 100_000;
@@ -317,6 +324,8 @@ export class AppConfig {
   readonly hashThreads: number;
   /** largest request body of an upload (413 above it) */
   readonly maxUploadBytes: number;
+  /** packages one API process inspects at once */
+  readonly uploadInspections: number;
   /** what an uploaded zip may hold: entries, decompressed bytes, compression ratio (zip bombs) */
   readonly zipLimits: { maxEntries: number; maxTotalBytes: number; maxRatio: number };
   /**
@@ -358,6 +367,7 @@ export class AppConfig {
     this.smtpUrl = env.SMTP_URL;
     this.hashThreads = env.HASH_THREADS;
     this.maxUploadBytes = env.MAX_UPLOAD_BYTES;
+    this.uploadInspections = env.UPLOAD_INSPECTIONS;
     this.zipLimits = {
       maxEntries: env.MAX_ZIP_ENTRIES,
       maxTotalBytes: env.MAX_ZIP_BYTES,

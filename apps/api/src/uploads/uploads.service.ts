@@ -22,10 +22,14 @@ import { DESTINATION_TOKEN } from '../common/required-header.decorator';
 import { IN_PROGRESS_ERROR, JobStarter } from '../jobs/job-starter.service';
 import { checkNamesFor } from './check-names';
 import { inspectPackage } from './inspect-package';
+import { InspectionSlots } from './inspection-slots';
 import { receiveUpload } from './receive-upload';
+import { UploadReservations } from './upload-reservations';
 
 @Injectable()
 export class UploadsService {
+  private readonly inspections: InspectionSlots;
+
   constructor(
     private readonly registry: TargetsRegistry,
     private readonly links: LinkBuilder,
@@ -33,7 +37,10 @@ export class UploadsService {
     private readonly jobs: JobStarter,
     private readonly store: JobStore,
     private readonly cipher: TokenCipher,
-  ) {}
+    private readonly reservations: UploadReservations,
+  ) {
+    this.inspections = new InspectionSlots(config.uploadInspections);
+  }
 
   /**
    * Starts an upload (decision 10): the cheap checks first (headers, target, token, container, the user's
@@ -49,7 +56,10 @@ export class UploadsService {
     const session = await target.connector.open(token);
     if (containerId !== null) await requireContainer(session, containerId);
     const ticket = ticketFor(this.config.secretKey, token);
-    if ((await this.store.get('upload', ticket))?.status === 'in_progress') {
+    // claimed before a byte of the package is read: a user's simultaneous uploads are refused at once
+    const reservation = await this.reservations.reserve(ticket);
+    if (!reservation || (await this.store.get('upload', ticket))?.status === 'in_progress') {
+      await reservation?.release();
       throw ServiceError.badRequest(IN_PROGRESS_ERROR);
     }
 
@@ -62,7 +72,9 @@ export class UploadsService {
         UPLOAD_PACKAGE_FILE,
         this.config.maxUploadBytes,
       );
-      const bag = await inspectPackage(file, this.config.zipLimits, containerId === null);
+      const bag = await this.inspections.run(() =>
+        inspectPackage(file, this.config.zipLimits, containerId === null),
+      );
       checkNamesFor(bag, (name) => target.connector.nameProblem(name));
       await this.jobs.start<UploadPayload>(
         'upload',
@@ -78,6 +90,7 @@ export class UploadsService {
       );
     } finally {
       await rm(incoming, { recursive: true, force: true });
+      await reservation.release();
     }
     return {
       message: 'The server is processing the request.',
