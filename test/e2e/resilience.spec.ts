@@ -122,6 +122,40 @@ describe('jobs across killed workers', () => {
     await worker.exited;
   });
 
+  it('takes back what a killed run wrote when its job is cancelled before another worker takes it over', async () => {
+    const running = await restartWorker();
+    const headers = {
+      ...TOKENS,
+      'presqt-file-duplicate-action': 'ignore',
+      'presqt-keyword-action': 'none',
+      'presqt-email-opt-in': '',
+    };
+    await http
+      .post('/api_v1/targets/dst/resources/')
+      .set(headers)
+      .send({ source_target_name: 'src', source_resource_id: fsId('Data'), keywords: [] })
+      .expect(202);
+    await pollUntil(
+      stack.baseUrl,
+      '/api_v1/job_status/transfer/',
+      TOKENS,
+      (b) => Number(b.files_finished) >= 2,
+    );
+    running.child.kill('SIGKILL');
+    await running.exited;
+    // the first test's transfer made `Data`
+    const project = join(destination, 'alice', 'Data (2)');
+    expect(readdirSync(project).length).toBeGreaterThanOrEqual(2);
+    await http.patch('/api_v1/job_status/transfer/').set(TOKENS).expect(200);
+    const worker = await restartWorker();
+    const deadline = Date.now() + 15_000;
+    while (existsSync(project) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(existsSync(project)).toBe(false);
+    worker.child.kill('SIGTERM');
+    await worker.exited;
+  });
+
   it('resumes a download on another worker, copying the files already zipped instead of fetching them', async () => {
     const ALICE = { 'presqt-source-token': 'alice-token' };
     let worker = await restartWorker();

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { ConnectorSession, ResourceWriter } from '@app/connectors';
-import { JobStore } from '@app/jobs';
+import { JobStore, type JobRecord } from '@app/jobs';
 import type { JobContext } from './job-context';
 import type { IngestReport } from './ingest';
 
@@ -53,4 +53,30 @@ export async function writeOrTakeBack<T>(writer: ResourceWriter, write: () => Pr
     });
     throw error;
   }
+}
+
+/**
+ * Takes back what the earlier runs of a job wrote when it was cancelled while no worker held it (its worker had
+ * died): the runs' checkpoints say which container they wrote into, and what each file changed.
+ */
+export async function takeBackEarlierRuns(
+  store: JobStore,
+  record: JobRecord,
+  session: ConnectorSession,
+  containerId: string | null,
+  stagingDir: string,
+): Promise<void> {
+  const checkpoints = await store.checkpoints<{ id?: string; staged?: unknown }>(record);
+  const container = containerId ?? checkpoints.get(CONTAINER_CHECKPOINT)?.id;
+  if (container === undefined) return;
+  const writer = await session.openWriter(container, {
+    newProject: containerId === null,
+    message: 'PresQT: taking back a cancelled job',
+    stagingDir,
+  });
+  const staged = [...checkpoints]
+    .filter(([key]) => key !== CONTAINER_CHECKPOINT)
+    .map(([, value]) => value.staged);
+  writer.restage(staged.filter((value) => value !== undefined));
+  await writer.abandon?.();
 }

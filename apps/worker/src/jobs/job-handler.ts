@@ -1,4 +1,4 @@
-import type { JobKind, JobPayload } from '@app/jobs';
+import type { JobKind, JobPayload, JobRecord } from '@app/jobs';
 import type { JobContext } from './job-context';
 
 export interface JobOutcome {
@@ -7,6 +7,8 @@ export interface JobOutcome {
   result: Record<string, unknown>;
   /** where the user finds what the job made, for the email */
   link?: string;
+  /** takes back what the job wrote, should it turn out to have been cancelled just as it finished */
+  takeBack?: () => Promise<void>;
 }
 
 /** Carries out one kind of job in the worker. */
@@ -17,6 +19,11 @@ export interface JobHandler<P extends JobPayload = JobPayload> {
    * `workDir` belongs to this run; it survives a crash of the worker, so a resumed run may find files there.
    */
   run(payload: P, context: JobContext, workDir: string): Promise<JobOutcome>;
+  /**
+   * For a job that writes to a target: takes back what its runs wrote, when it ended while no worker held it
+   * (cancelled after its worker died, or failed for its workers dying again and again).
+   */
+  takeBackEarlierRuns?(payload: P, record: JobRecord, workDir: string): Promise<void>;
 }
 
 export const JOB_HANDLERS = Symbol('job-handlers');

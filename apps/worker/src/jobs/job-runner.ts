@@ -8,7 +8,7 @@ import { AppConfig } from '@app/config';
 import { JobStore, type JobEnd, type JobPayload, type JobRecord } from '@app/jobs';
 import { jobEndedMessage, Mailer } from '@app/mail';
 import { failureOf, JobContext } from './job-context';
-import { JOB_HANDLERS, type JobHandler } from './job-handler';
+import { JOB_HANDLERS, type JobHandler, type JobOutcome } from './job-handler';
 import { removeRunsExcept } from './run-dirs';
 
 /**
@@ -46,7 +46,11 @@ export class JobRunner implements OnApplicationBootstrap {
     const payload = job.data;
     const record = await this.store.get(handler.kind, payload.ticket);
     // cancelled before a worker took it, or replaced by a newer run
-    if (!record || record.run_id !== payload.runId || record.status !== 'in_progress') return;
+    if (!record || record.run_id !== payload.runId || record.status !== 'in_progress') {
+      if (record?.run_id === payload.runId && record.status === 'cancelled')
+        await this.takeBack(handler, payload, record);
+      return;
+    }
     this.logger.log(`running ${handler.kind} job ${record.run_id}`);
 
     const workDir = this.config.jobDir(handler.kind, record.ticket, record.run_id);
@@ -55,12 +59,11 @@ export class JobRunner implements OnApplicationBootstrap {
     await removeRunsExcept(dirname(workDir), record.run_id);
     const context = new JobContext(this.store, record);
     let outcome: JobEnd | undefined;
-    let link: string | undefined;
+    let done: JobOutcome | undefined;
     try {
-      const done = await handler.run(payload, context, workDir);
+      done = await handler.run(payload, context, workDir);
       await context.flush();
       outcome = { status: 'finished', message: done.message, result: done.result };
-      link = done.link;
     } catch (error) {
       if (!context.signal.aborted) {
         outcome = { status: 'failed', ...failureOf(error) };
@@ -71,27 +74,42 @@ export class JobRunner implements OnApplicationBootstrap {
       await context.close();
     }
     const ended = outcome !== undefined && (await this.store.end(record, outcome));
+    // cancelled between the job's last look and its end: what it wrote goes, as for any cancelled job
+    if (!ended && done?.takeBack)
+      await done.takeBack().catch((error: unknown) => {
+        this.logger.warn(
+          `could not take back what a ${handler.kind} wrote: ${error instanceof Error ? error.message : ''}`,
+        );
+      });
     // A cancelled run (or one cancelled just as it finished) and a failed one leave no files behind.
     if (!ended || outcome?.status !== 'finished') await rm(workDir, { recursive: true, force: true });
-    await this.notify(payload, record, link);
+    await this.notify(payload, record, done?.link);
+  }
+
+  /** A run that ended while its worker was dead: what its runs wrote goes, and its files. */
+  private async takeBack(handler: JobHandler, payload: JobPayload, record: JobRecord): Promise<void> {
+    const workDir = this.config.jobDir(handler.kind, record.ticket, record.run_id);
+    try {
+      await handler.takeBackEarlierRuns?.(payload, record, workDir);
+    } catch (error) {
+      this.logger.warn(
+        `could not take back a cancelled ${handler.kind}: ${error instanceof Error ? error.message : ''}`,
+      );
+    }
+    await rm(workDir, { recursive: true, force: true });
   }
 
   private async onGaveUp(handler: JobHandler, job: Job<JobPayload>, error: Error): Promise<void> {
     const record = await this.store.get(handler.kind, job.data.ticket);
     if (!record || record.run_id !== job.data.runId) return;
-    if (
-      await this.store.end(record, {
-        status: 'failed',
-        statusCode: 500,
-        message: gaveUpMessage(error.message),
-      })
-    ) {
-      await rm(this.config.jobDir(handler.kind, record.ticket, record.run_id), {
-        recursive: true,
-        force: true,
-      });
-      await this.notify(job.data, record);
-    }
+    const failed = await this.store.end(record, {
+      status: 'failed',
+      statusCode: 500,
+      message: gaveUpMessage(error.message),
+    });
+    // failed now, or cancelled while its worker was dead: either way what its runs wrote goes
+    if (failed || record.status === 'cancelled') await this.takeBack(handler, job.data, record);
+    if (failed) await this.notify(job.data, record);
   }
 
   private async notify(payload: JobPayload, record: JobRecord, link?: string): Promise<void> {

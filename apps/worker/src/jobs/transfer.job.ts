@@ -8,14 +8,14 @@ import {
   readMetadataFile,
   writeMetadataFile,
 } from '@app/connectors';
-import { JobStore, TokenCipher, type TransferPayload } from '@app/jobs';
+import { JobStore, TokenCipher, type JobRecord, type TransferPayload } from '@app/jobs';
 import { KEYWORD_ENHANCER, normalizeKeywords, resourceKeywords, type KeywordEnhancer } from '@app/keywords';
 import { mergeFtsMetadata, newAction, type FtsMetadata } from '@app/metadata';
 import { TargetsRegistry, type Target } from '@app/targets';
 import { countFiles } from './count-files';
 import type { JobContext } from './job-context';
 import type { JobHandler, JobOutcome } from './job-handler';
-import { destinationContainer, ingestResult, writeOrTakeBack } from './destination';
+import { destinationContainer, ingestResult, takeBackEarlierRuns, writeOrTakeBack } from './destination';
 import { fixityMessage } from './fixity';
 import { ingest, type IngestFile } from './ingest';
 
@@ -35,6 +35,12 @@ export class TransferJob implements JobHandler<TransferPayload> {
     private readonly config: AppConfig,
     @Inject(KEYWORD_ENHANCER) private readonly enhancer: KeywordEnhancer,
   ) {}
+
+  async takeBackEarlierRuns(payload: TransferPayload, record: JobRecord, workDir: string): Promise<void> {
+    const destination = this.targets.require(payload.destinationTargetName);
+    const session = await destination.connector.open(this.cipher.decrypt(payload.destinationToken));
+    await takeBackEarlierRuns(this.store, record, session, payload.destinationResourceId, workDir);
+  }
 
   async run(payload: TransferPayload, context: JobContext, workDir: string): Promise<JobOutcome> {
     const source = this.targets.require(payload.sourceTargetName);
@@ -113,6 +119,7 @@ export class TransferJob implements JobHandler<TransferPayload> {
       await writer.commit();
 
       return {
+        takeBack: async () => writer.abandon?.(),
         message: fixityMessage('Transfer', report),
         result: {
           ...ingestResult(report, containerId),

@@ -8,6 +8,7 @@ import {
   TokenCipher,
   UPLOAD_BAG_FILE,
   UPLOAD_PACKAGE_FILE,
+  type JobRecord,
   type UploadPayload,
   type UploadedBag,
 } from '@app/jobs';
@@ -17,7 +18,7 @@ import { TargetsRegistry } from '@app/targets';
 import { ingest, type IngestFile } from './ingest';
 import type { JobContext } from './job-context';
 import type { JobHandler, JobOutcome } from './job-handler';
-import { destinationContainer, ingestResult, writeOrTakeBack } from './destination';
+import { destinationContainer, ingestResult, takeBackEarlierRuns, writeOrTakeBack } from './destination';
 import { fixityMessage } from './fixity';
 
 /**
@@ -35,6 +36,12 @@ export class UploadJob implements JobHandler<UploadPayload> {
     private readonly store: JobStore,
     private readonly config: AppConfig,
   ) {}
+
+  async takeBackEarlierRuns(payload: UploadPayload, record: JobRecord, workDir: string): Promise<void> {
+    const target = this.targets.require(payload.targetName);
+    const session = await target.connector.open(this.cipher.decrypt(payload.destinationToken));
+    await takeBackEarlierRuns(this.store, record, session, payload.containerId, workDir);
+  }
 
   async run(payload: UploadPayload, context: JobContext, workDir: string): Promise<JobOutcome> {
     const bag = JSON.parse(await readFile(join(workDir, UPLOAD_BAG_FILE), 'utf8')) as UploadedBag;
@@ -107,6 +114,7 @@ export class UploadJob implements JobHandler<UploadPayload> {
         await writeMetadataFile(writer, merged);
         await writer.commit();
         return {
+          takeBack: async () => writer.abandon?.(),
           message: fixityMessage('Upload', report),
           result: ingestResult(report, containerId),
         };

@@ -162,7 +162,7 @@ class FilesystemSession implements ConnectorSession {
     const { relativePath, absolute, stats } = await this.locate(containerId);
     if (!stats.isDirectory())
       throw new ConnectorError(400, `The Resource provided, ${containerId}, is not a container`);
-    return new FilesystemWriter(absolute, relativePath, options.newProject);
+    return new FilesystemWriter(absolute, relativePath, options.newProject, options.stagingDir);
   }
 
   async keywords(id: string): Promise<string[]> {

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { lstat, mkdir, rename, rm, rmdir } from 'node:fs/promises';
+import { lstat, mkdir, readdir, rename, rm, rmdir } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { hashFile } from '@app/fixity';
@@ -15,6 +15,8 @@ const STORED_HASHES = ['md5', 'sha256'] as const;
 
 /** The longest name, in bytes, that common filesystems (ext4, XFS, APFS, NTFS in UTF-16 units) hold. */
 const MAX_NAME_BYTES = 255;
+/** What the names of files being written start with (hidden: reserved names are never listed). */
+const PARTIAL_PREFIX = '.presqt-partial-';
 
 /** A name that is safe as one path segment in a user's folder. */
 export function filesystemNameProblem(name: string): string | null {
@@ -65,6 +67,8 @@ export async function putFile(
   segments: readonly string[],
   file: IncomingFile,
   duplicate: DuplicateAction,
+  /** the prefix of the job's temporary files, so that a later run of the job finds what a dead one left */
+  partialPrefix: string,
 ): Promise<Omit<PutFileResult, 'id' | 'path'> & { change?: WrittenChange }> {
   checkNames(segments);
   const dir = await makeFolders(containerDir, segments);
@@ -79,7 +83,7 @@ export async function putFile(
   if (existing && duplicate === 'ignore')
     return { outcome: 'ignored', hashes: await hashFile(destination, STORED_HASHES) };
 
-  const temporary = join(dir, `.presqt-partial-${randomUUID()}`);
+  const temporary = join(dir, `${partialPrefix}${randomUUID()}`);
   let change: WrittenChange;
   try {
     await pipeline(await file.open(), createWriteStream(temporary, { flags: 'wx', mode: 0o644 }));
@@ -164,10 +168,13 @@ function removeIfEmpty(dir: string): Promise<boolean> {
 
 /**
  * Files going into one folder of a user's, each visible once complete. What it changed is remembered (and
- * staged, for a resumed run) until the commit, so that a failed or cancelled job takes it all back.
+ * staged, for a resumed run), so that a failed or cancelled job takes it back.
  */
 export class FilesystemWriter implements ResourceWriter {
   private readonly changes: WrittenChange[] = [];
+  /** folders written into, where a killed run of the same job may have left temporary files */
+  private readonly folders = new Set<string>();
+  private readonly partialPrefix: string;
 
   constructor(
     private readonly containerDir: string,
@@ -175,31 +182,56 @@ export class FilesystemWriter implements ResourceWriter {
     private readonly containerPath: string,
     /** the container was made for this job: abandoning it removes it whole */
     private readonly newProject: boolean,
-  ) {}
+    /** the job's own directory: every run of the job names its temporary files after it */
+    stagingDir: string | undefined,
+  ) {
+    const job = stagingDir
+      ? createHash('sha256').update(stagingDir).digest('hex').slice(0, 16)
+      : randomUUID();
+    this.partialPrefix = `${PARTIAL_PREFIX}${job}-`;
+  }
 
   async putFile(
     path: readonly string[],
     file: IncomingFile,
     duplicate: DuplicateAction,
   ): Promise<PutFileResult> {
-    const { change, ...stored } = await putFile(this.containerDir, path, file, duplicate);
+    this.folders.add(join(this.containerDir, ...path.slice(0, -1)));
+    const { change, ...stored } = await putFile(this.containerDir, path, file, duplicate, this.partialPrefix);
     if (change) this.changes.push(change);
     const filePath = [this.containerPath, ...path].join('/');
     return { ...stored, id: encodeId(filePath), path: `/${filePath}`, staged: change };
   }
 
   restage(staged: readonly unknown[]): void {
-    this.changes.push(...(staged as WrittenChange[]));
+    for (const change of staged as WrittenChange[]) {
+      this.changes.push(change);
+      this.folders.add(dirname(join(this.containerDir, change.path)));
+    }
   }
 
+  /** The replaced files go, and what a killed run of the job left half-written. */
   async commit(): Promise<void> {
     await dropBackups(this.containerDir, this.changes);
-    this.changes.length = 0;
+    await this.removePartials();
   }
 
+  /**
+   * Also after a commit (a job cancelled just as it finished): created files go then, but replaced ones keep
+   * their new content, the old one being gone.
+   */
   async abandon(): Promise<void> {
     if (this.newProject) await rm(this.containerDir, { recursive: true, force: true });
     else await undoChanges(this.containerDir, this.changes);
+    await this.removePartials();
     this.changes.length = 0;
+  }
+
+  private async removePartials(): Promise<void> {
+    for (const folder of this.folders) {
+      const names = await readdir(folder).catch(() => []);
+      for (const name of names.filter((entry) => entry.startsWith(this.partialPrefix)))
+        await rm(join(folder, name), { force: true });
+    }
   }
 }
