@@ -1,0 +1,145 @@
+/**
+ * Chaos: a mixed load of downloads, uploads and transfers by several users for a bounded time, while workers
+ * are killed (SIGKILL) and restarted and Redis (with its append-only file) is restarted, at random moments.
+ * At the end every job must have ended (finished, failed or cancelled, none stuck), every finished zip must
+ * verify as a bag, every target must hold each upload or transfer whole or not at all, and no process's memory
+ * may have kept growing. It prints those counts.
+ *
+ *   npm run build && npm run chaos     (CHAOS_SECONDS=180, CHAOS_USERS=4, CHAOS_WORKERS=2)
+ */
+import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { filesystemEntry, writeTargetsFile } from '../../test/support/fs-fixtures';
+import { freePort } from '../../test/support/ports';
+import { waitForPort } from '../../test/support/redis-server';
+import { ROOT, startApp } from '../../test/support/stack';
+import { runUser, type JobRun } from './load';
+import { PersistentRedis, RestartableWorker, rssMiB } from './processes';
+import { verifyRuns } from './verify';
+
+const SECONDS = Number(process.env.CHAOS_SECONDS ?? 180);
+const USERS = Number(process.env.CHAOS_USERS ?? 4);
+const WORKERS = Number(process.env.CHAOS_WORKERS ?? 2);
+const JOB_LOCK_MS = 5000;
+const PROJECTS = ['Alpha', 'Beta', 'Gamma'];
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Lab projects for every user: 20 files of 1 MiB each, in two folders. */
+function seedLab(lab: string, users: string[]): void {
+  for (const user of users)
+    for (const project of PROJECTS)
+      for (let i = 0; i < 20; i++) {
+        const dir = join(lab, user, project, `set-${i % 2}`);
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(join(dir, `file-${i}.bin`), Buffer.alloc(1 << 20, `${user} ${project} ${i}`));
+      }
+}
+
+async function main(): Promise<void> {
+  const work = mkdtempSync(join(tmpdir(), 'presqt-chaos-'));
+  const [lab, archive, data, redisDir] = ['lab', 'archive', 'data', 'redis'].map((name) => join(work, name));
+  [lab, archive, data, redisDir].forEach((dir) => mkdirSync(dir, { recursive: true }));
+  const users = Array.from({ length: USERS }, (_, i) => `u${i + 1}`);
+  seedLab(lab, users);
+  const tokens = Object.fromEntries(users.map((user) => [`${user}-token`, user]));
+  const partners = (other: string) => ({
+    supported_transfer_partners: { transfer_in: [other], transfer_out: [other] },
+  });
+  const targetsFile = writeTargetsFile([
+    { ...filesystemEntry('lab', lab, partners('archive')), options: { root: lab, tokens } },
+    { ...filesystemEntry('archive', archive, partners('lab')), options: { root: archive, tokens } },
+  ]);
+  const redis = new PersistentRedis(await freePort(), redisDir);
+  await redis.start();
+  const port = await freePort();
+  const env = {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    REDIS_URL: redis.url,
+    DATA_DIR: data,
+    TARGETS_FILE: targetsFile,
+    SECRET_KEY: 'chaos-secret-key-chaos-secret-key',
+    JOB_LOCK_MS: String(JOB_LOCK_MS),
+    JOB_SWEEP_MS: '2000',
+    MALLOC_MMAP_THRESHOLD_: '131072',
+  };
+  const api = startApp('api', env);
+  await waitForPort(port, 30_000);
+  const workers = Array.from({ length: WORKERS }, () => new RestartableWorker(env));
+  await Promise.all(workers.map((worker) => worker.start()));
+
+  const memory = new Map<string, number[]>();
+  const sample = setInterval(() => {
+    const note = (name: string, pid?: number) => memory.set(name, [...(memory.get(name) ?? []), rssMiB(pid)]);
+    note('api', api.child.pid);
+    workers.forEach((worker, i) => note(`worker ${i + 1}`, worker.current?.child.pid));
+  }, 1000);
+
+  const until = Date.now() + SECONDS * 1000;
+  const runs: JobRun[] = [];
+  const settings = {
+    baseUrl: `http://127.0.0.1:${port}`,
+    workDir: work,
+    projects: PROJECTS,
+    jobTimeoutMs: 120_000,
+    cancelRate: 0.15,
+  };
+  const load = Promise.all(users.map((user) => runUser(user, settings, until, runs)));
+  const events = { workerKills: 0, redisRestarts: 0 };
+  while (Date.now() < until - 10_000) {
+    await sleep(8000 + Math.random() * 12_000);
+    if (Math.random() < 0.7) {
+      events.workerKills++;
+      await workers[Math.floor(Math.random() * workers.length)].crash();
+    } else {
+      events.redisRestarts++;
+      await redis.restart();
+    }
+  }
+  await load;
+  clearInterval(sample);
+
+  const findings = verifyRuns(runs, lab, archive, join(ROOT, 'test', 'support', 'verify_bag.py'));
+  report(runs, events, findings, memory);
+  api.child.kill('SIGTERM');
+  await Promise.all([api.exited, ...workers.map((worker) => worker.stop())]);
+  await redis.stop();
+  const failed =
+    findings.zipsBroken + findings.writesBroken.length + runs.filter((run) => run.ending === 'stuck').length;
+  process.exit(failed === 0 ? 0 : 1);
+}
+
+function report(
+  runs: JobRun[],
+  events: { workerKills: number; redisRestarts: number },
+  findings: ReturnType<typeof verifyRuns>,
+  memory: Map<string, number[]>,
+): void {
+  const count = (kind: string, ending: string) =>
+    runs.filter((run) => run.kind === kind && run.ending === ending).length;
+  console.log(
+    `\n${SECONDS} s, ${USERS} users, ${WORKERS} workers: ${events.workerKills} worker kills, ${events.redisRestarts} Redis restarts\n`,
+  );
+  console.log('| job | finished | failed | cancelled | stuck | not started |');
+  console.log('|---|---|---|---|---|---|');
+  for (const kind of ['download', 'upload', 'transfer'])
+    console.log(
+      `| ${kind} | ${['finished', 'failed', 'cancelled', 'stuck', 'not started'].map((ending) => count(kind, ending)).join(' | ')} |`,
+    );
+  console.log(
+    `\nzips verified ${findings.zipsVerified}, broken ${findings.zipsBroken}; writes whole ${findings.writesWhole}, broken ${findings.writesBroken.length}`,
+  );
+  for (const problem of findings.writesBroken) console.log(`  ${problem}`);
+  console.log('\n| process | RSS first minute peak (MiB) | RSS last minute peak (MiB) |');
+  console.log('|---|---|---|');
+  for (const [name, samples] of memory) {
+    const peak = (values: number[]) => Math.max(0, ...values).toFixed(0);
+    console.log(`| ${name} | ${peak(samples.slice(0, 60))} | ${peak(samples.slice(-60))} |`);
+  }
+}
+
+void main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,82 @@
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { JobRun } from './load';
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+const fsPath = (id: string) => Buffer.from(id, 'base64url').toString('utf8');
+
+/** Path → sha256 of every file below `dir`, without the service's metadata file. */
+function treeOf(dir: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  const visit = (current: string) => {
+    for (const name of readdirSync(current)) {
+      const path = join(current, name);
+      if (statSync(path).isDirectory()) visit(path);
+      else if (name !== 'PRESQT_FTS_METADATA.json') files[relative(dir, path)] = sha256(readFileSync(path));
+    }
+  };
+  visit(dir);
+  return files;
+}
+
+/** Whether two trees hold the same paths with the same contents, whatever order they were listed in. */
+const same = (a: Record<string, string>, b: Record<string, string>) =>
+  JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
+
+export interface Findings {
+  zipsVerified: number;
+  zipsBroken: number;
+  writesWhole: number;
+  /** a finished write that is missing or differs, or a failed one that left something behind */
+  writesBroken: string[];
+}
+
+/** Checks what the jobs left: every finished zip verifies, every target holds whole writes or nothing. */
+export function verifyRuns(runs: JobRun[], lab: string, archive: string, bagVerifier: string): Findings {
+  const findings: Findings = { zipsVerified: 0, zipsBroken: 0, writesWhole: 0, writesBroken: [] };
+  for (const run of runs) {
+    if (run.kind === 'download' && run.ending === 'finished' && run.zipFile) {
+      const bag = `lab_download_${Buffer.from(run.source!, 'utf8').toString('base64url')}`;
+      try {
+        execFileSync('python3', [bagVerifier, run.zipFile, bag], { stdio: 'pipe' });
+        findings.zipsVerified++;
+      } catch {
+        findings.zipsBroken++;
+      }
+    }
+    if (run.kind === 'download') continue;
+    const expected =
+      run.kind === 'transfer'
+        ? treeOf(join(lab, run.user, run.source!))
+        : Object.fromEntries(
+            Object.entries(run.uploaded ?? {}).map(([path, bytes]) => [path, sha256(bytes)]),
+          );
+    if (run.ending === 'finished') {
+      const dir = join(archive, run.user, fsPath(run.destinationId ?? ''));
+      if (run.destinationId && existsSync(dir) && same(treeOf(dir), expected)) findings.writesWhole++;
+      else findings.writesBroken.push(`${run.user} ${run.kind} finished but ${dir} is not whole`);
+    } else if (
+      run.kind === 'upload' &&
+      run.uploadTitle &&
+      existsSync(join(archive, run.user, run.uploadTitle))
+    ) {
+      findings.writesBroken.push(`${run.user} upload ${run.ending} but left ${run.uploadTitle}`);
+    }
+  }
+  // a transfer that did not finish left no project: each project at the destination is a finished write
+  const users = new Set(runs.map((run) => run.user));
+  for (const user of users) {
+    const dir = join(archive, user);
+    const held = existsSync(dir) ? readdirSync(dir).filter((name) => !name.startsWith('.')).length : 0;
+    const finished = runs.filter(
+      (run) => run.user === user && run.kind !== 'download' && run.ending === 'finished',
+    );
+    if (held !== finished.length)
+      findings.writesBroken.push(
+        `${user}: ${held} projects at the destination, ${finished.length} finished writes`,
+      );
+  }
+  return findings;
+}
