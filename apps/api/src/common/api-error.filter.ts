@@ -1,11 +1,13 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ServiceError } from '@app/common';
+import { discardRestOfBody } from './http-edges';
 import { RouteTable } from './route-table';
 
 /**
  * The one place that turns errors into `{"error": message}` (decision 2). Unknown routes answer 404 and
- * known routes asked with the wrong method 405; anything unexpected is logged and answers 500.
+ * known routes asked with the wrong method 405; anything unexpected is logged and answers 500. The rest of a
+ * request body nothing read is discarded first, so that the answer reaches a client still sending it.
  */
 @Catch()
 export class ApiErrorFilter implements ExceptionFilter {
@@ -21,7 +23,9 @@ export class ApiErrorFilter implements ExceptionFilter {
       response.destroy();
       return;
     }
-    response.status(status).json({ error: message });
+    void discardRestOfBody(request, response).then(() => {
+      if (!response.destroyed) response.status(status).json({ error: message });
+    });
   }
 
   private describe(
