@@ -161,4 +161,37 @@ describe('protocol edges of the API (real API, worker and Redis)', () => {
       });
     });
   });
+
+  describe("errors Node's HTTP server answers itself are JSON too", () => {
+    it.each([
+      [
+        'a 20 KB header',
+        `GET /api_v1/ HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+        'HTTP/1.1 431 Request Header Fields Too Large',
+        /headers are larger than the 16384 bytes/,
+      ],
+      [
+        'a malformed request line',
+        'GET /api_v1/ HTTP/1.1 extra\r\nHost: x\r\n\r\n',
+        'HTTP/1.1 400 Bad Request',
+        /not valid HTTP\/1\.1/,
+      ],
+      [
+        'a malformed header',
+        'GET /api_v1/ HTTP/1.1\r\nHost x\r\n\r\n',
+        'HTTP/1.1 400 Bad Request',
+        /not valid HTTP\/1\.1/,
+      ],
+      [
+        'an expectation other than 100-continue',
+        'GET /api_v1/ HTTP/1.1\r\nHost: x\r\nExpect: something-else\r\n\r\n',
+        'HTTP/1.1 417 Expectation Failed',
+        /Expect: 100-continue/,
+      ],
+    ])('%s', async (_case, raw, statusLine, message) => {
+      const received = await exchange(port, raw);
+      expect(lastAnswer(received)).toEqual({ statusLine, json: { error: expect.stringMatching(message) } });
+      expect(received).toMatch(/\r\nContent-Type: application\/json; charset=utf-8\r\n/i);
+    });
+  });
 });
