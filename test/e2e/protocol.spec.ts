@@ -1,12 +1,13 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import request from 'supertest';
-import { makeBagZip } from '../support/bags';
+import { editText, makeBagZip } from '../support/bags';
 import { filesystemEntry, writeTargetsFile } from '../support/fs-fixtures';
+import { pollUntilDone } from '../support/jobs';
 import { startStack, type Stack } from '../support/stack';
 
 const SEND_WHOLE_BODY = join(__dirname, '..', 'support', 'send_whole_body.py');
@@ -67,9 +68,10 @@ function lastAnswer(received: string): { statusLine: string; json: unknown } {
 describe('protocol edges of the API (real API, worker and Redis)', () => {
   let stack: Stack;
   let port: number;
+  let root: string;
 
   beforeAll(async () => {
-    const root = mkdtempSync(join(tmpdir(), 'presqt-protocol-'));
+    root = mkdtempSync(join(tmpdir(), 'presqt-protocol-'));
     const targetsFile = writeTargetsFile([filesystemEntry('fs', root)]);
     stack = await startStack({ env: { TARGETS_FILE: targetsFile } });
     port = Number(new URL(stack.baseUrl).port);
@@ -159,6 +161,42 @@ describe('protocol edges of the API (real API, worker and Redis)', () => {
           upload_job: `http://127.0.0.1:${port}/api_v1/job_status/upload/`,
         },
       });
+      const done = await pollUntilDone(stack.baseUrl, '/api_v1/job_status/upload/', {
+        'presqt-destination-token': 'alice-token',
+      });
+      expect(done.body).toMatchObject({ status: 'finished', message: 'Upload successful.' });
+      expect(readFileSync(join(root, 'alice', 'Continued', 'a.txt'), 'utf8')).toBe('continued');
+    });
+  });
+
+  describe('BagIt tag files read as RFC 8493 section 2 says', () => {
+    it.each([
+      [
+        'a bagit.txt with a space before a colon',
+        'bagit.txt',
+        (text: string) => text.replace('BagIt-Version:', 'BagIt-Version :'),
+        'bagit.txt line 1 is not "BagIt-Version: M.N": "BagIt-Version : 1.0"',
+      ],
+      [
+        'a manifest line whose checksum is one digit short',
+        'manifest-sha256.txt',
+        (text: string) => text.slice(1),
+        'manifest-sha256.txt line 1 is not "<checksum> <path>" with a checksum of 64 hex digits',
+      ],
+    ])('an upload with %s is refused with 400 naming the line', async (_case, tagFile, edit, error) => {
+      const zip = await makeBagZip({
+        files: { 'Malformed/a.txt': 'a' },
+        mutate: (bag) => editText(bag, tagFile, edit),
+      });
+      const answer = await request(stack.baseUrl)
+        .post(UPLOAD_PATH)
+        .set(UPLOAD_HEADERS)
+        .attach('presqt-file', zip, 'bag.zip')
+        .expect(400);
+      expect(answer.body).toEqual({
+        error: expect.stringContaining(`PresQT Error: The package is not a valid BagIt bag: ${error}`),
+      });
+      expect(existsSync(join(root, 'alice', 'Malformed'))).toBe(false);
     });
   });
 
