@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { verifyBagZip } from '../support/jobs';
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, readdirSync } from 'node:fs';
-import { access, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { access, cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
@@ -23,53 +23,73 @@ import { editText, makeBagZip } from '../support/bags';
 
 const FIXTURES = join(__dirname, '..', '..', '..', 'shared', 'fixtures');
 const SUITE = join(FIXTURES, 'bagit-conformance');
+/** the suite's v1.0 bags, which the shared fixtures lack (see its README) */
+const SUITE_V1 = join(__dirname, '..', 'fixtures', 'bagit-conformance');
 
 /** Why each bag the suite holds invalid must fail, so that it fails for that reason and not another. */
 const INVALID_BECAUSE: Record<string, string> = {
-  'invalid/baginfo-missing-encoding': 'bagit.txt has no Tag-File-Character-Encoding line',
-  'invalid/bom-in-bagit.txt': 'bagit.txt starts with a byte-order mark',
-  'invalid/corrupt-data-file':
+  'v0.97/invalid/baginfo-missing-encoding':
+    'bagit.txt has no line 2: it must be exactly "BagIt-Version: M.N" and "Tag-File-Character-Encoding: ENCODING"',
+  'v0.97/invalid/bom-in-bagit.txt': 'bagit.txt starts with a byte-order mark',
+  'v0.97/invalid/corrupt-data-file':
     'Payload-Oxum validation failed: expected 2 files and 58 bytes, found 2 files and 66',
-  'invalid/corrupt-tag-file': 'Checksum of bag-info.txt in tagmanifest-md5.txt does not match',
-  'invalid/extra-file-in-bag': 'data/bar is in the bag but not listed in any payload manifest',
-  'invalid/invalid-version-number': 'BagIt-Version ".97", which is not a MAJOR.MINOR number',
-  'invalid/missing-baginfo': 'bag-info.txt is listed in tagmanifest-md5.txt but missing from the bag',
-  'invalid/missing-bagit.txt': 'bagit.txt is missing',
-  'invalid/out-of-scope-file-paths-using-dot-notation':
+  'v0.97/invalid/corrupt-tag-file': 'Checksum of bag-info.txt in tagmanifest-md5.txt does not match',
+  'v0.97/invalid/extra-file-in-bag': 'data/bar is in the bag but not listed in any payload manifest',
+  'v0.97/invalid/invalid-version-number':
+    'bagit.txt line 1 is not "BagIt-Version: M.N": "BagIt-Version: .97"',
+  'v0.97/invalid/missing-baginfo': 'bag-info.txt is listed in tagmanifest-md5.txt but missing from the bag',
+  'v0.97/invalid/missing-bagit.txt': 'bagit.txt is missing',
+  'v0.97/invalid/out-of-scope-file-paths-using-dot-notation':
     'lists "../../../README.md", which contains a \'..\' segment',
-  'invalid/out-of-scope-file-paths-using-dot-notation-for-fetch':
+  'v0.97/invalid/out-of-scope-file-paths-using-dot-notation-for-fetch':
     'fetch.txt line 1 lists "../../../README.md"',
-  'invalid/same-filename-listed-twice-with-different-hashes':
+  'v0.97/invalid/same-filename-listed-twice-with-different-hashes':
     'data/README more than once, with different checksums',
-  'linux-only/out-of-scope-file-paths-using-absolute-path': 'lists "/tmp/foo", which is an absolute path',
-  'linux-only/out-of-scope-file-paths-using-absolute-path-for-fetch':
+  'v0.97/linux-only/out-of-scope-file-paths-using-absolute-path':
+    'lists "/tmp/foo", which is an absolute path',
+  'v0.97/linux-only/out-of-scope-file-paths-using-absolute-path-for-fetch':
     'lists "/tmp/test.txt", which is an absolute path',
-  'linux-only/out-of-scope-file-paths-using-shortcut': 'lists "~/foo", which is outside data/',
-  'linux-only/out-of-scope-file-paths-using-shortcut-for-fetch': 'lists "~/test.txt", which is outside data/',
-  'linux-only/out-of-scope-file-paths-using-shortcut-username': 'lists "~root/foo", which is outside data/',
-  'linux-only/out-of-scope-file-paths-using-shortcut-username-for-fetch':
+  'v0.97/linux-only/out-of-scope-file-paths-using-shortcut': 'lists "~/foo", which is outside data/',
+  'v0.97/linux-only/out-of-scope-file-paths-using-shortcut-for-fetch':
+    'lists "~/test.txt", which is outside data/',
+  'v0.97/linux-only/out-of-scope-file-paths-using-shortcut-username':
+    'lists "~root/foo", which is outside data/',
+  'v0.97/linux-only/out-of-scope-file-paths-using-shortcut-username-for-fetch':
     'lists "~root/foo", which is outside data/',
   // Invalid on Windows for the suite; a zip uploaded from anywhere may hold them, so they fail here too.
-  'windows-only/out-of-scope-file-paths-using-absolute-path': 'which contains a backslash',
-  'windows-only/out-of-scope-file-paths-using-absolute-path-for-fetch': 'which contains a backslash',
-  'windows-only/out-of-scope-file-paths-using-shortcut': 'which contains a backslash',
-  'windows-only/out-of-scope-file-paths-using-shortcut-for-fetch': 'which contains a backslash',
-  'windows-only/out-of-scope-file-paths-using-unc': 'which contains a backslash',
-  'windows-only/out-of-scope-file-paths-using-unc-for-fetch': 'which contains a backslash',
+  'v0.97/windows-only/out-of-scope-file-paths-using-absolute-path': 'which contains a backslash',
+  'v0.97/windows-only/out-of-scope-file-paths-using-absolute-path-for-fetch': 'which contains a backslash',
+  'v0.97/windows-only/out-of-scope-file-paths-using-shortcut': 'which contains a backslash',
+  'v0.97/windows-only/out-of-scope-file-paths-using-shortcut-for-fetch': 'which contains a backslash',
+  'v0.97/windows-only/out-of-scope-file-paths-using-unc': 'which contains a backslash',
+  'v0.97/windows-only/out-of-scope-file-paths-using-unc-for-fetch': 'which contains a backslash',
+  'v1.0/invalid/bagit-with-invalid-whitespace':
+    'bagit.txt line 1 is not "BagIt-Version: M.N": "BagIt-Version : 1.0"',
+  'v1.0/invalid/notAllManifestsListAllFiles':
+    'data/missingFromManifest.txt is in the bag but not listed in any payload manifest',
+  // its bagit.txt also has a space after the version; what the suite means it for is reported too
+  'v1.0/invalid/same-filename-listed-twice-with-different-hashes':
+    'data/README more than once, with different checksums',
+  'v1.0/invalid/same-filename-listed-twice-with-the-same-hash':
+    'manifest-sha256.txt line 2 lists data/README again: a manifest lists each file once',
 };
 
 /** [version/category/bag, directory] for every bag of the suite (the category folders also hold Makefiles). */
 function suiteBags(): [string, string][] {
+  return [SUITE, SUITE_V1].flatMap(bagsUnder);
+}
+
+function bagsUnder(suite: string): [string, string][] {
   const subdirectories = (dir: string) =>
     readdirSync(dir, { withFileTypes: true })
       .filter((entry) => entry.isDirectory())
       .map((entry) => entry.name)
       .sort();
-  return subdirectories(SUITE).flatMap((version) =>
-    subdirectories(join(SUITE, version)).flatMap((category) =>
-      subdirectories(join(SUITE, version, category)).map((bag): [string, string] => [
+  return subdirectories(suite).flatMap((version) =>
+    subdirectories(join(suite, version)).flatMap((category) =>
+      subdirectories(join(suite, version, category)).map((bag): [string, string] => [
         `${version}/${category}/${bag}`,
-        join(SUITE, version, category, bag),
+        join(suite, version, category, bag),
       ]),
     ),
   );
@@ -77,11 +97,12 @@ function suiteBags(): [string, string][] {
 
 describe('validateBag on the Library of Congress BagIt conformance suite', () => {
   it('finds the suite', () => {
-    expect(suiteBags().length).toBeGreaterThan(40);
+    expect(suiteBags().length).toBeGreaterThan(45);
+    expect(suiteBags().map(([name]) => name)).toContain('v1.0/valid/basicBag');
   });
 
   it.each(suiteBags())('%s', async (name, dir) => {
-    const [, category, bag] = name.split('/');
+    const category = name.split('/')[1];
     const result = await validateBag(directoryBagSource(dir));
     if (category === 'valid' || category === 'warning') {
       expect(result.errors).toEqual([]);
@@ -90,7 +111,7 @@ describe('validateBag on the Library of Congress BagIt conformance suite', () =>
       if (category === 'warning') expect(result.warnings).not.toEqual([]);
     } else {
       expect(result.valid).toBe(false);
-      expect(result.errors.join('\n')).toContain(INVALID_BECAUSE[`${category}/${bag}`]);
+      expect(result.errors.join('\n')).toContain(INVALID_BECAUSE[name]);
     }
   });
 
@@ -360,6 +381,122 @@ describe('bag zips', () => {
         ],
       });
       expect(await validateZip(zip)).toMatchObject({ valid: true, errors: [] });
+    });
+  });
+
+  describe('tag files parsed as RFC 8493 section 2 says', () => {
+    const files = { 'a.txt': 'alpha', 'sub/b.txt': 'bravo' };
+    const VERSION = 'BagIt-Version: 1.0';
+    const ENCODING = 'Tag-File-Character-Encoding: UTF-8';
+    const FORM = 'it must be exactly "BagIt-Version: M.N" and "Tag-File-Character-Encoding: ENCODING"';
+    const line1 = (line: string) => `bagit.txt line 1 is not "BagIt-Version: M.N": ${JSON.stringify(line)}`;
+    const line2 = (line: string) =>
+      `bagit.txt line 2 is not "Tag-File-Character-Encoding: ENCODING": ${JSON.stringify(line)}`;
+    const withTagFile = (path: string, content: string) =>
+      makeBagZip({ files, mutate: (bag) => bag.set(path, Buffer.from(content)) });
+
+    it.each([
+      ['a space before the colon', `BagIt-Version : 1.0\n${ENCODING}\n`, line1('BagIt-Version : 1.0')],
+      ['no space after the colon', `BagIt-Version:1.0\n${ENCODING}\n`, line1('BagIt-Version:1.0')],
+      ['two spaces after the colon', `BagIt-Version:  1.0\n${ENCODING}\n`, line1('BagIt-Version:  1.0')],
+      ['a tab after the colon', `BagIt-Version:\t1.0\n${ENCODING}\n`, line1('BagIt-Version:\t1.0')],
+      ['a space after the version', `${VERSION} \n${ENCODING}\n`, line1(`${VERSION} `)],
+      ['a label in other letter case', `bagit-version: 1.0\n${ENCODING}\n`, line1('bagit-version: 1.0')],
+      ['a version without its minor number', `BagIt-Version: 1\n${ENCODING}\n`, line1('BagIt-Version: 1')],
+      ['the two lines swapped', `${ENCODING}\n${VERSION}\n`, line1(ENCODING)],
+      ['a space after the encoding', `${VERSION}\n${ENCODING} \n`, line2(`${ENCODING} `)],
+      [
+        'an encoding line without its colon',
+        `${VERSION}\nTag-File-Character-Encoding UTF-8\n`,
+        line2('Tag-File-Character-Encoding UTF-8'),
+      ],
+      [
+        'a third line',
+        `${VERSION}\n${ENCODING}\nContact-Name: Ann\n`,
+        'bagit.txt line 3 is one line too many: "Contact-Name: Ann"',
+      ],
+      [
+        'an empty line at the end',
+        `${VERSION}\n${ENCODING}\n\n`,
+        'bagit.txt line 3 is one line too many: ""',
+      ],
+      ['an empty line between the two', `${VERSION}\n\n${ENCODING}\n`, line2('')],
+      ['only the version line', `${VERSION}\n`, `bagit.txt has no line 2: ${FORM}`],
+      ['nothing', '', `bagit.txt has no line 1: ${FORM}`],
+    ])('refuses a bagit.txt with %s, naming the line', async (_case, content, error) => {
+      const result = await validateZip(await withTagFile('bagit.txt', content));
+      expect(result.valid).toBe(false);
+      expect(result.errors).toContain(error);
+    });
+
+    it.each([
+      ['CRLF line endings', `${VERSION}\r\n${ENCODING}\r\n`],
+      ['CR line endings', `${VERSION}\r${ENCODING}\r`],
+      ['no line ending after the last line', `${VERSION}\n${ENCODING}`],
+    ])('accepts a bagit.txt with %s', async (_case, content) => {
+      const result = await validateZip(await withTagFile('bagit.txt', content));
+      expect(result.errors).toEqual([]);
+      expect(result.version).toBe('1.0');
+    });
+
+    const a = sha256('alpha');
+    const b = sha256('bravo');
+    const manifestError = (line: number, text: string, digits = 64) =>
+      `manifest-sha256.txt line ${line} is not "<checksum> <path>" with a checksum of ${digits} hex digits: ` +
+      JSON.stringify(text);
+
+    it.each([
+      ['a checksum one digit short', `${b.slice(1)}  data/sub/b.txt`],
+      ['a checksum one digit too long', `${b}0  data/sub/b.txt`],
+      ['a checksum that is not hex', `${b.slice(0, -1)}g  data/sub/b.txt`],
+      ['an md5 checksum in a sha256 manifest', `${md5('bravo')}  data/sub/b.txt`],
+      ['no whitespace after the checksum', `${b}data/sub/b.txt`],
+      ['whitespace before the checksum', ` ${b}  data/sub/b.txt`],
+      ['a checksum and no path', `${b}  `],
+      ['a path and no checksum', 'data/sub/b.txt'],
+      ['an empty line', ''],
+    ])('refuses a manifest line with %s, naming the file and line', async (_case, line) => {
+      const manifest = `${a}  data/a.txt\n${line}\n${b}  data/sub/b.txt\n`;
+      const result = await validateZip(await withTagFile('manifest-sha256.txt', manifest));
+      expect(result.valid).toBe(false);
+      expect(result.errors).toContain(manifestError(2, line));
+    });
+
+    it.each([
+      ['upper-case hex', `${a.toUpperCase()}  data/a.txt\n${b}  data/sub/b.txt\n`],
+      ['a tab between checksum and path', `${a}\tdata/a.txt\n${b}\tdata/sub/b.txt\n`],
+      ['several blanks between checksum and path', `${a} \t  data/a.txt\n${b} data/sub/b.txt`],
+    ])('accepts manifest lines with %s', async (_case, manifest) => {
+      const result = await validateZip(await withTagFile('manifest-sha256.txt', manifest));
+      expect(result.errors).toEqual([]);
+    });
+
+    it('refuses a file a BagIt 1.0 manifest lists twice, even with the same checksum', async () => {
+      const manifest = `${a}  data/a.txt\n${b}  data/sub/b.txt\n${a}  data/a.txt\n`;
+      const result = await validateZip(await withTagFile('manifest-sha256.txt', manifest));
+      expect(result.errors).toEqual([
+        'manifest-sha256.txt line 3 lists data/a.txt again: a manifest lists each file once',
+      ]);
+    });
+
+    it('refuses a malformed tag manifest line, naming it', async () => {
+      const bag = join(dir, 'basicBag');
+      await cp(join(SUITE_V1, 'v1.0', 'valid', 'basicBag'), bag, { recursive: true });
+      const tagManifest = join(bag, 'tagmanifest-sha512.txt');
+      const [first, ...rest] = (await readFile(tagManifest, 'utf8')).split('\n');
+      const broken = first.replace(/^(\w+)(\s+)/, '$1:$2');
+      await writeFile(tagManifest, [broken, ...rest].join('\n'));
+      const result = await validateBag(directoryBagSource(bag));
+      expect(result.errors).toContain(
+        `tagmanifest-sha512.txt line 1 is not "<checksum> <path>" with a checksum of 128 hex digits: ${JSON.stringify(broken)}`,
+      );
+    });
+
+    it('refuses a bag-info.txt line that is not "Label: value", naming it', async () => {
+      const result = await validateZip(
+        await withTagFile('bag-info.txt', 'Bagging-Date: 2024-01-01\nno label here\nPayload-Oxum: 10.2\n'),
+      );
+      expect(result.errors).toEqual(['bag-info.txt line 2 is not a "Label: value" line: "no label here"']);
     });
   });
 

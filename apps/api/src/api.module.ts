@@ -23,7 +23,7 @@ export class ApiModule {
       imports: [
         ConfigModule.forRoot(config),
         TargetsModule.forRoot(targets),
-        JobsModule.forRoot(config),
+        JobsModule.forRoot(config, { commandTimeoutMs: config.redisTimeoutMs }),
         CommonModule,
         StatusesModule,
         ResourcesModule,

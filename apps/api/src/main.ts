@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { closeOnSignals, loadSettingsOrExit } from '@app/bootstrap';
 import { ApiModule } from './api.module';
 import { setUpApiDocs } from './api-docs';
+import { applyProtocolEdges } from './common/http-edges';
 
 async function bootstrap(): Promise<void> {
   const { config, targets, logger } = loadSettingsOrExit('api');
@@ -25,6 +26,7 @@ async function bootstrap(): Promise<void> {
     ],
   });
   setUpApiDocs(app);
+  applyProtocolEdges(app.getHttpServer());
   await app.listen(config.port, config.host);
   logger.log(`API listening on http://${config.host}:${config.port} with ${targets.targets.length} targets`);
 }

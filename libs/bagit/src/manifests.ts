@@ -13,7 +13,8 @@ export async function readPayloadManifests(source: BagSource): Promise<Map<strin
     const algorithm = /^manifest-([a-z0-9]+)\.txt$/.exec(entry.path)?.[1];
     if (entry.isDirectory || algorithm === undefined || !SUPPORTED_ALGORITHMS.includes(algorithm)) continue;
     const text = (await source.readTagFile(entry.path)).toString('utf8');
-    for (const { path, checksum } of parseManifest(text, entry.path, true, problems).values()) {
+    const manifest = { fileName: entry.path, algorithm, payload: true, listsEachFileOnce: true };
+    for (const { path, checksum } of parseManifest(text, manifest, problems).values()) {
       const payloadPath = path.slice('data/'.length);
       checksums.set(payloadPath, { ...checksums.get(payloadPath), [algorithm]: checksum });
     }

@@ -1,14 +1,17 @@
 import { unsafePathReason } from '@app/archive';
 
+/** How many hex digits a checksum has, for each algorithm a bag's manifests may use here (BagIt's names). */
+const HEX_DIGITS: Readonly<Record<string, number>> = {
+  md5: 32,
+  sha1: 40,
+  sha224: 56,
+  sha256: 64,
+  sha384: 96,
+  sha512: 128,
+};
+
 /** Checksum algorithms a bag's manifests may use here, by their BagIt names (also node:crypto's). */
-export const SUPPORTED_ALGORITHMS: readonly string[] = [
-  'md5',
-  'sha1',
-  'sha224',
-  'sha256',
-  'sha384',
-  'sha512',
-];
+export const SUPPORTED_ALGORITHMS: readonly string[] = Object.keys(HEX_DIGITS);
 
 /** RFC 8493 §2.1.3: in manifest and fetch.txt paths, only LF, CR and '%' are percent-encoded. */
 export function decodeManifestPath(path: string): string {
@@ -49,6 +52,40 @@ export function tagFileDecoder(encoding: string): ((bytes: Buffer) => string) | 
 
 function lines(text: string): string[] {
   return text.split(/\r\n|\r|\n/);
+}
+
+/** A tag file's lines, each ended by LF, CR or CRLF (RFC 8493 §2); the last one may lack its ending. */
+function fileLines(text: string): string[] {
+  const found = lines(text);
+  if (found.at(-1) === '') found.pop();
+  return found;
+}
+
+/** RFC 8493 §2.1.1: bagit.txt is exactly these two lines, in this order. */
+const BAGIT_TXT_LINES = [
+  { form: 'BagIt-Version: M.N', pattern: /^BagIt-Version: \d+\.\d+$/ },
+  { form: 'Tag-File-Character-Encoding: ENCODING', pattern: /^Tag-File-Character-Encoding: \S+$/ },
+];
+
+/** Reports each way bagit.txt departs from its two lines in their declared form, naming the line. */
+export function checkBagitTxtForm(text: string, errors: string[]): void {
+  const found = fileLines(text);
+  BAGIT_TXT_LINES.forEach(({ form, pattern }, index) => {
+    const line = found[index];
+    if (line === undefined)
+      errors.push(
+        `bagit.txt has no line ${index + 1}: it must be exactly ${BAGIT_TXT_LINES.map((expected) => `"${expected.form}"`).join(' and ')}`,
+      );
+    else if (!pattern.test(line))
+      errors.push(`bagit.txt line ${index + 1} is not "${form}": ${JSON.stringify(line)}`);
+  });
+  found
+    .slice(BAGIT_TXT_LINES.length)
+    .forEach((line, index) =>
+      errors.push(
+        `bagit.txt line ${BAGIT_TXT_LINES.length + index + 1} is one line too many: ${JSON.stringify(line)}`,
+      ),
+    );
 }
 
 export interface TagField {
@@ -149,24 +186,38 @@ export interface ManifestEntry {
   checksum: string;
 }
 
+/** A manifest or tag manifest file, as its name declares it. */
+export interface ManifestFile {
+  fileName: string;
+  algorithm: string;
+  /** a payload manifest, whose paths lie under data/ */
+  payload: boolean;
+  /** a file listed twice with the same checksum is an error (BagIt 1.0), not just a warning (0.97) */
+  listsEachFileOnce: boolean;
+}
+
 /**
  * The entries of a manifest, keyed by their NFC form so that a name written in another Unicode normalization
- * than the file system's still matches (as bagit-python does).
+ * than the file system's still matches (as bagit-python does). Each line is `<checksum> <path>` with one or
+ * more blanks between and a checksum of the algorithm's length in hex (RFC 8493 §2.1.3).
  */
 export function parseManifest(
   text: string,
-  fileName: string,
-  payload: boolean,
+  manifest: ManifestFile,
   problems: Problems,
 ): Map<string, ManifestEntry> {
+  const { fileName, algorithm, payload, listsEachFileOnce } = manifest;
   const entries = new Map<string, ManifestEntry>();
   const quirks = new Quirks();
-  lines(text).forEach((line, index) => {
-    if (line.trim() === '') return;
+  const digits = HEX_DIGITS[algorithm];
+  const form = new RegExp(`^([0-9a-fA-F]{${digits}})[ \\t]+(\\S.*)$`);
+  fileLines(text).forEach((line, index) => {
     const where = `${fileName} line ${index + 1}`;
-    const match = /^([0-9a-fA-F]+)[ \t]+(.+)$/.exec(line);
+    const match = form.exec(line);
     if (!match) {
-      problems.errors.push(`${where} is not "<checksum> <path>": ${JSON.stringify(line)}`);
+      problems.errors.push(
+        `${where} is not "<checksum> <path>" with a checksum of ${digits} hex digits: ${JSON.stringify(line)}`,
+      );
       return;
     }
     const path = listedPath(quirks.withoutBinaryMark(match[2]), where, payload, problems, quirks);
@@ -175,9 +226,11 @@ export function parseManifest(
     const key = path.normalize('NFC');
     const earlier = entries.get(key);
     if (!earlier) entries.set(key, { path, checksum });
-    else if (earlier.checksum === checksum)
-      problems.warnings.push(`${fileName} lists ${path} more than once`);
-    else problems.errors.push(`${fileName} lists ${path} more than once, with different checksums`);
+    else if (earlier.checksum !== checksum)
+      problems.errors.push(`${fileName} lists ${path} more than once, with different checksums`);
+    else if (listsEachFileOnce)
+      problems.errors.push(`${where} lists ${path} again: a manifest lists each file once`);
+    else problems.warnings.push(`${fileName} lists ${path} more than once`);
   });
   quirks.report(fileName, problems.warnings);
   return entries;

@@ -2,6 +2,7 @@ import { createMultiHasher } from '@app/fixity';
 import type { BagEntry, BagSource } from './source';
 import {
   SUPPORTED_ALGORITHMS,
+  checkBagitTxtForm,
   parseFetch,
   parseManifest,
   parseTagFields,
@@ -84,6 +85,8 @@ class BagValidator {
   /** bagit.txt's Tag-File-Character-Encoding, and how to decode it */
   private encoding = 'UTF-8';
   private decodeTagFile = decodeUtf8;
+  /** BagIt 1.0 forbids listing a file twice in a manifest; 0.97 let it pass with the same checksum */
+  private listsEachFileOnce = true;
 
   constructor(
     private readonly source: BagSource,
@@ -135,7 +138,11 @@ class BagValidator {
     this.problems.warnings.push(message);
   }
 
-  /** The BagIt-Version, once bagit.txt is known to be usable; else null. */
+  /**
+   * The BagIt-Version, once bagit.txt is known to be usable; else null. Its form is checked line by line, and
+   * its values are also read leniently, so that a bag whose bagit.txt is only malformed gets its other
+   * problems reported too.
+   */
   private async readBagitTxt(): Promise<string | null> {
     if (!this.sizes.has('bagit.txt')) {
       this.error('bagit.txt is missing: a bag has one at its root, declaring its BagIt-Version and encoding');
@@ -144,30 +151,22 @@ class BagValidator {
     const bytes = await this.source.readTagFile('bagit.txt');
     if (bytes.subarray(0, 3).equals(UTF8_BOM))
       this.error('bagit.txt starts with a byte-order mark, which BagIt forbids');
-    const fields = parseTagFields(await this.readText('bagit.txt'), 'bagit.txt', this.problems.errors);
+    const text = await this.readText('bagit.txt');
+    checkBagitTxtForm(text, this.problems.errors);
+    const fields = parseTagFields(text, 'bagit.txt', []);
     const field = (label: string) => fields.find((candidate) => candidate.label === label)?.value;
     const version = field('BagIt-Version');
     const encoding = field('Tag-File-Character-Encoding');
-    const decoder = encoding === undefined ? null : tagFileDecoder(encoding);
-    const versionProblem =
-      version === undefined
-        ? 'bagit.txt has no BagIt-Version line'
-        : !/^\d+\.\d+$/.test(version)
-          ? `bagit.txt gives BagIt-Version "${version}", which is not a MAJOR.MINOR number such as 1.0`
-          : !isSupportedVersion(version)
-            ? `BagIt-Version ${version} is not supported: bags of versions 0.96 to 1.x are`
-            : null;
-    const encodingProblem =
-      encoding === undefined
-        ? 'bagit.txt has no Tag-File-Character-Encoding line'
-        : decoder === null
-          ? `Tag-File-Character-Encoding ${encoding} is not supported`
-          : null;
-    for (const problem of [versionProblem, encodingProblem]) if (problem) this.error(problem);
-    if (versionProblem || encoding === undefined || decoder === null) return null;
+    if (version === undefined || !/^\d+\.\d+$/.test(version) || encoding === undefined) return null;
+    const decoder = tagFileDecoder(encoding);
+    if (!isSupportedVersion(version))
+      this.error(`BagIt-Version ${version} is not supported: bags of versions 0.96 to 1.x are`);
+    if (decoder === null) this.error(`Tag-File-Character-Encoding ${encoding} is not supported`);
+    if (!isSupportedVersion(version) || decoder === null) return null;
     this.encoding = encoding;
     this.decodeTagFile = decoder;
-    return version ?? null;
+    this.listsEachFileOnce = Number(version.split('.')[0]) >= 1;
+    return version;
   }
 
   /** A tag file's text in the bag's encoding; '' (with an error) when its bytes are not in that encoding. */
@@ -213,7 +212,11 @@ class BagValidator {
       manifests.push({
         fileName,
         algorithm,
-        entries: parseManifest(text, fileName, kind === 'manifest', this.problems),
+        entries: parseManifest(
+          text,
+          { fileName, algorithm, payload: kind === 'manifest', listsEachFileOnce: this.listsEachFileOnce },
+          this.problems,
+        ),
       });
     }
     if (kind === 'manifest' && manifests.length === 0)

@@ -45,6 +45,13 @@ class Environment {
   REDIS_PREFIX: string = 'presqt';
 
   @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'REDIS_TIMEOUT_MS must be an integer' })
+  @Min(100)
+  @Max(60000)
+  REDIS_TIMEOUT_MS: number = 3000;
+
+  @IsOptional()
   @Transform(emptyAsUnset)
   @IsString()
   TARGETS_FILE?: string;
@@ -299,6 +306,8 @@ export class AppConfig {
   readonly host: string;
   readonly redisUrl: string;
   readonly redisPrefix: string;
+  /** how long the API waits for Redis to answer a command before answering 503 */
+  readonly redisTimeoutMs: number;
   readonly targetsFile: string;
   readonly dataDir: string;
   readonly publicBaseUrl: string | undefined;
@@ -345,6 +354,7 @@ export class AppConfig {
     this.host = env.HOST;
     this.redisUrl = env.REDIS_URL;
     this.redisPrefix = env.REDIS_PREFIX;
+    this.redisTimeoutMs = env.REDIS_TIMEOUT_MS;
     this.targetsFile = resolve(env.TARGETS_FILE ?? join(projectRoot(), 'config', 'targets.json'));
     this.dataDir = resolve(env.DATA_DIR);
     this.publicBaseUrl = env.PUBLIC_BASE_URL?.replace(/\/+$/, '');

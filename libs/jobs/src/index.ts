@@ -4,3 +4,4 @@ export * from './job-record';
 export * from './job-store';
 export * from './job-payloads';
 export * from './jobs.module';
+export * from './redis-unavailable';

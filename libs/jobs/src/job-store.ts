@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
 import type { JobProgress, JobRecord, JobStatus } from './job-record';
 import type { JobKind } from './queues';
+import { isRedisUnavailable } from './redis-unavailable';
 
 /** Starts a run unless one is in progress: the one-job-per-kind-per-user rule, atomic in Redis (decision 9). */
 const START = `
@@ -43,6 +44,12 @@ export type JobEnd =
   | { status: 'finished'; message: string; result: Record<string, unknown> }
   | { status: 'failed'; statusCode: number; message: string }
   | { status: 'cancelled'; message: string };
+
+const START_TIMED_OUT: JobEnd = {
+  status: 'failed',
+  statusCode: 503,
+  message: 'PresQT Error: the job could not be started: Redis did not answer in time.',
+};
 
 /** The stored fields of each way a run can end (decision 11). */
 function endFields(outcome: JobEnd): Record<string, string> {
@@ -90,8 +97,15 @@ export class JobStore {
       created_at: new Date().toISOString(),
       ended_at: null,
     };
-    const started = await this.redis.eval(START, 2, ...this.keys(kind, ticket), ...toFields(record));
-    return started === 1 ? record : null;
+    try {
+      const started = await this.redis.eval(START, 2, ...this.keys(kind, ticket), ...toFields(record));
+      return started === 1 ? record : null;
+    } catch (error) {
+      // A command that timed out still runs once Redis answers again. Ending the run right behind it, on the
+      // same connection, keeps a start the user was answered 503 for from holding their slot afterwards.
+      if (isRedisUnavailable(error)) this.end(record, START_TIMED_OUT).catch(() => undefined);
+      throw error;
+    }
   }
 
   async get(kind: JobKind, ticket: string): Promise<JobRecord | null> {

@@ -1,5 +1,6 @@
 import { BullModule } from '@nestjs/bull';
 import type { DynamicModule } from '@nestjs/common';
+import type { RedisOptions } from 'ioredis';
 import type { AppConfig } from '@app/config';
 
 /** The kinds of asynchronous job; each has its own Bull queue. */
@@ -11,10 +12,11 @@ export type JobKind = (typeof JOB_KINDS)[number];
  * A worker that dies loses its lock after `jobLockMs`; another worker then runs the job again, and a job
  * that stalls three times fails.
  */
-export function jobQueuesModules(config: AppConfig): DynamicModule[] {
+export function jobQueuesModules(config: AppConfig, redisOptions: RedisOptions = {}): DynamicModule[] {
   return [
     BullModule.forRoot({
       url: config.redisUrl,
+      redis: redisOptions,
       prefix: `${config.redisPrefix}:bull`,
       settings: {
         lockDuration: config.jobLockMs,

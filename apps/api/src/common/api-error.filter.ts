@@ -1,11 +1,15 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ServiceError } from '@app/common';
+import { isRedisUnavailable } from '@app/jobs';
+import { discardRestOfBody } from './http-edges';
 import { RouteTable } from './route-table';
 
 /**
  * The one place that turns errors into `{"error": message}` (decision 2). Unknown routes answer 404 and
- * known routes asked with the wrong method 405; anything unexpected is logged and answers 500.
+ * known routes asked with the wrong method 405; a Redis that does not answer gives 503; anything unexpected
+ * is logged and answers 500. The rest of a request body nothing read is discarded first, so that the answer
+ * reaches a client still sending it.
  */
 @Catch()
 export class ApiErrorFilter implements ExceptionFilter {
@@ -21,7 +25,9 @@ export class ApiErrorFilter implements ExceptionFilter {
       response.destroy();
       return;
     }
-    response.status(status).json({ error: message });
+    void discardRestOfBody(request, response).then(() => {
+      if (!response.destroyed) response.status(status).json({ error: message });
+    });
   }
 
   private describe(
@@ -30,6 +36,15 @@ export class ApiErrorFilter implements ExceptionFilter {
     response: Response,
   ): { status: number; message: string } {
     if (exception instanceof ServiceError) return { status: exception.status, message: exception.message };
+    if (isRedisUnavailable(exception)) {
+      this.logger.warn(
+        `${request.method} ${request.path}: Redis is not answering (${(exception as Error).message})`,
+      );
+      return {
+        status: 503,
+        message: 'PresQT Error: the job store (Redis) does not answer at the moment; try again shortly.',
+      };
+    }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       if (status === 404 && this.isUnroutedRequest(exception)) {

@@ -28,7 +28,7 @@ export async function inspectPackage(
     const validation = await validateBag(source);
     if (!validation.valid) {
       const details = validation.errors.slice(0, 5).join('; ');
-      const checksums = validation.errors.some((error) => /checksum/i.test(error));
+      const checksums = validation.errors.some((error) => /^Checksum of /.test(error));
       throw ServiceError.badRequest(
         checksums
           ? `PresQT Error: Checksums failed to validate: ${details}`
