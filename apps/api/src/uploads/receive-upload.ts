@@ -4,6 +4,15 @@ import multer, { MulterError } from 'multer';
 import { ServiceError } from '@app/common';
 
 const UPLOAD_FIELD = 'presqt-file';
+/** What a multipart body may carry besides the package: its boundaries, part headers and small fields. */
+const MULTIPART_ALLOWANCE = 1 << 20;
+
+function tooLarge(maxBytes: number): ServiceError {
+  return new ServiceError(
+    413,
+    `PresQT Error: the uploaded file is larger than the limit of ${maxBytes} bytes.`,
+  );
+}
 
 /**
  * Streams the `presqt-file` part of a multipart request to `dir/name` (never into memory) and answers its path.
@@ -16,6 +25,9 @@ export async function receiveUpload(
   name: string,
   maxBytes: number,
 ): Promise<string> {
+  // a body declared larger than any package we take is refused before it is read
+  const declared = Number(request.header('content-length'));
+  if (declared > maxBytes + MULTIPART_ALLOWANCE) throw tooLarge(maxBytes);
   await mkdir(dir, { recursive: true });
   const upload = multer({
     storage: multer.diskStorage({
@@ -37,12 +49,7 @@ export async function receiveUpload(
 
 function uploadError(error: unknown, maxBytes: number): ServiceError {
   if (error instanceof MulterError) {
-    if (error.code === 'LIMIT_FILE_SIZE') {
-      return new ServiceError(
-        413,
-        `PresQT Error: the uploaded file is larger than the limit of ${maxBytes} bytes.`,
-      );
-    }
+    if (error.code === 'LIMIT_FILE_SIZE') return tooLarge(maxBytes);
     if (error.code === 'LIMIT_UNEXPECTED_FILE') {
       return ServiceError.badRequest(
         `PresQT Error: unexpected file part '${error.field}'; send the package as the one part '${UPLOAD_FIELD}'.`,
