@@ -11,14 +11,19 @@ redis.call('DEL', KEYS[1], KEYS[2])
 redis.call('HSET', KEYS[1], unpack(ARGV))
 return 1`;
 
-/** Updates a run that is still in progress; the percentage never goes down (decision 11). */
+/**
+ * Updates a run that is still in progress. Progress counts never go down (decision 11): a run taken over
+ * after its worker died counts again from nothing, and shows the count the dead worker reached until it
+ * passes it.
+ */
 const UPDATE = `
 if redis.call('HGET', KEYS[1], 'run_id') ~= ARGV[1] then return 0 end
 if redis.call('HGET', KEYS[1], 'status') ~= 'in_progress' then return 0 end
+local counts = { job_percentage = true, files_finished = true, bytes_finished = true }
 for i = 2, #ARGV, 2 do
   local value = ARGV[i + 1]
-  if ARGV[i] == 'job_percentage' then
-    value = math.max(tonumber(value), tonumber(redis.call('HGET', KEYS[1], 'job_percentage') or '0'))
+  if counts[ARGV[i]] then
+    value = math.max(tonumber(value), tonumber(redis.call('HGET', KEYS[1], ARGV[i]) or '0'))
   end
   redis.call('HSET', KEYS[1], ARGV[i], value)
 end

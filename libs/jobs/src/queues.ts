@@ -8,9 +8,26 @@ export const JOB_KINDS = ['download', 'upload', 'transfer'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 /**
+ * Bull's timings, so that a job whose worker died is taken over within `jobLockMs`: the dead worker's last
+ * lock lapses after `lockDuration`, and a stalled check (which hands the job to another worker) follows
+ * within two `stalledInterval`s (a check finds the previous one's guard key still there when their timers
+ * meet to the millisecond, and waits for the next). A live worker renews its lock three times per lock.
+ * A job that stalls three times fails.
+ */
+export function lockSettings(jobLockMs: number) {
+  const stalledInterval = Math.floor(jobLockMs / 20);
+  const lockDuration = jobLockMs - 2 * stalledInterval;
+  return {
+    lockDuration,
+    lockRenewTime: Math.floor(lockDuration / 3),
+    stalledInterval,
+    maxStalledCount: 2,
+  };
+}
+
+/**
  * Bull's connection and the queues, shared by the API (which adds jobs) and the worker (which runs them).
- * A worker that dies loses its lock after `jobLockMs`; another worker then runs the job again, and a job
- * that stalls three times fails.
+ * A worker that dies has its job taken over by another within `jobLockMs` (see lockSettings).
  */
 export function jobQueuesModules(config: AppConfig, redisOptions: RedisOptions = {}): DynamicModule[] {
   return [
@@ -18,12 +35,7 @@ export function jobQueuesModules(config: AppConfig, redisOptions: RedisOptions =
       url: config.redisUrl,
       redis: redisOptions,
       prefix: `${config.redisPrefix}:bull`,
-      settings: {
-        lockDuration: config.jobLockMs,
-        lockRenewTime: Math.floor(config.jobLockMs / 3),
-        stalledInterval: config.jobLockMs,
-        maxStalledCount: 2,
-      },
+      settings: lockSettings(config.jobLockMs),
       defaultJobOptions: { attempts: 1, removeOnComplete: true, removeOnFail: 100 },
     }),
     BullModule.registerQueue(...JOB_KINDS.map((name) => ({ name }))),

@@ -49,6 +49,11 @@ export interface IngestOptions {
   sourceAlgorithms: readonly string[];
   /** the checksums the destination reports of what it stores, to compare the passed bytes with */
   destinationAlgorithms: readonly string[];
+  /**
+   * The job made the container itself (a new project), so any file already there was written by an earlier
+   * run of this job, killed before its checkpoint: it counts as created, as it would have uninterrupted.
+   */
+  ownContainer: boolean;
 }
 
 /**
@@ -164,8 +169,9 @@ async function writeFile(file: IngestFile, options: IngestOptions): Promise<File
     throw error;
   }
   const expected = await expecting;
+  const writtenEarlier = options.ownContainer && stored.outcome !== 'created';
   let check: FixityCheck = { failed: false, unverified: false, failures: [] };
-  if (stored.outcome === 'ignored') {
+  if (stored.outcome === 'ignored' && !writtenEarlier) {
     // an ignored file is not compared: what passed (if anything did) is not what the target keeps
     passed.drop();
   } else {
@@ -179,10 +185,15 @@ async function writeFile(file: IngestFile, options: IngestOptions): Promise<File
             'The destination stored bytes that differ from those sent.',
           ),
         )
-      : { ...check, unverified: true };
+      : // the earlier run's file, left unread: what it stores against the source's checksums
+        compareChecksums(
+          expected,
+          stored.hashes,
+          "The destination holds bytes that differ from the source's checksum.",
+        );
   }
   return {
-    outcome: stored.outcome,
+    outcome: writtenEarlier ? 'created' : stored.outcome,
     check,
     staged: stored.staged,
     entry: {

@@ -82,6 +82,7 @@ export class TransferJob implements JobHandler<TransferPayload> {
         concurrency: this.config.fileTransfers,
         sourceAlgorithms,
         destinationAlgorithms: destination.connector.hashAlgorithms,
+        ownContainer: newProject,
       });
 
       await context.checkCancelled();

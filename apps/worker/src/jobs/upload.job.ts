@@ -90,6 +90,7 @@ export class UploadJob implements JobHandler<UploadPayload> {
           concurrency: this.config.fileTransfers,
           sourceAlgorithms: algorithm ? [algorithm] : [],
           destinationAlgorithms: target.connector.hashAlgorithms,
+          ownContainer: payload.containerId === null,
         });
 
         await context.checkCancelled();

@@ -1,0 +1,232 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Redis from 'ioredis';
+import request from 'supertest';
+import { filesystemEntry, fsId, writeTargetsFile, writeTree } from '../support/fs-fixtures';
+import { pollUntil, pollUntilDone } from '../support/jobs';
+import { startApp, startStack, waitForOutput, type RunningProcess, type Stack } from '../support/stack';
+
+const TOKENS = { 'presqt-source-token': 'alice-token', 'presqt-destination-token': 'alice-token' };
+const JOB_LOCK_MS = 1500;
+/** what the test's own polling and the processes' start of the job add to a measured takeover */
+const MARGIN_MS = 250;
+const FILES = 40;
+const FILE_BYTES = 12 << 20;
+const PROGRESS = ['job_percentage', 'files_finished', 'bytes_finished'] as const;
+
+/**
+ * A worker killed mid-transfer, a second worker running: the second takes the job over within JOB_LOCK_MS,
+ * the progress the user polls never goes back, and the result reads as if the job had run uninterrupted.
+ */
+describe('takeover of a killed worker', () => {
+  let stack: Stack;
+  let redis: Redis;
+  let destination: string;
+  const workers: RunningProcess[] = [];
+  /** the workers alive, and how much of each one's output came before the current transfer */
+  let live: { worker: RunningProcess; before: number }[] = [];
+  const saidSince = ({ worker, before }: (typeof live)[number], pattern: RegExp) =>
+    pattern.test(worker.output().slice(before));
+
+  beforeAll(async () => {
+    const source = mkdtempSync(join(tmpdir(), 'presqt-takeover-src-'));
+    destination = mkdtempSync(join(tmpdir(), 'presqt-takeover-dst-'));
+    const files: Record<string, Buffer> = {};
+    const bytes = randomBytes(FILE_BYTES);
+    // different bytes per file (a prefix) without generating them all
+    for (let i = 0; i < FILES; i++)
+      files[`alice/Data/part-${String(i).padStart(2, '0')}.bin`] = Buffer.concat([Buffer.from([i]), bytes]);
+    writeTree(source, files);
+    const partners = (name: string) => ({
+      supported_transfer_partners: { transfer_in: [name], transfer_out: [name] },
+    });
+    stack = await startStack({
+      env: {
+        TARGETS_FILE: writeTargetsFile([
+          filesystemEntry('src', source, partners('dst')),
+          filesystemEntry('dst', destination, partners('src')),
+        ]),
+        JOB_LOCK_MS: String(JOB_LOCK_MS),
+        FILE_TRANSFERS: '2',
+      },
+    });
+    redis = new Redis(stack.env.REDIS_URL);
+    live = [{ worker: stack.worker!, before: 0 }];
+  });
+
+  afterAll(async () => {
+    for (const worker of workers) worker.child.kill('SIGKILL');
+    await redis?.quit();
+    await stack?.stop();
+  });
+
+  /** Starts one more worker, then a transfer of Data into a new project. */
+  const startTransfer = async (): Promise<void> => {
+    const another = startApp('worker', stack.env);
+    workers.push(another);
+    await waitForOutput(another, /Worker ready/);
+    live = [...live, { worker: another, before: 0 }].map(({ worker }) => ({
+      worker,
+      before: worker.output().length,
+    }));
+    await request(stack.baseUrl)
+      .post('/api_v1/targets/dst/resources/')
+      .set({
+        ...TOKENS,
+        'presqt-file-duplicate-action': 'ignore',
+        'presqt-keyword-action': 'none',
+        'presqt-email-opt-in': '',
+      })
+      .send({ source_target_name: 'src', source_resource_id: fsId('Data'), keywords: [] })
+      .expect(202);
+    await pollUntil(
+      stack.baseUrl,
+      '/api_v1/job_status/transfer/',
+      TOKENS,
+      (b) => Number(b.files_finished) > 0,
+    );
+  };
+
+  /** Kills the worker running the job once `moment` holds; answers how long until another took it over. */
+  const killRunning = async (moment: () => Promise<boolean>, kind = 'transfer'): Promise<number> => {
+    const started = new RegExp(`running ${kind} job`);
+    while (!(await moment())) await new Promise((resolve) => setTimeout(resolve, 2));
+    const running = live.find((one) => saidSince(one, started))!;
+    live = live.filter((one) => one !== running);
+    running.worker.child.kill('SIGKILL');
+    const killedAt = Date.now();
+    while (!live.some((one) => saidSince(one, started)))
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    const takeoverMs = Date.now() - killedAt;
+    await running.worker.exited;
+    return takeoverMs;
+  };
+
+  /** Records the progress fields the user sees while `work` runs. */
+  const watchProgress = async <T>(
+    kind: string,
+    work: () => Promise<T>,
+  ): Promise<{ result: T; backwards: string[] }> => {
+    const backwards: string[] = [];
+    let watching = true;
+    const watcher = (async () => {
+      const last: Record<string, number> = {};
+      while (watching) {
+        const res = await request(stack.baseUrl).get(`/api_v1/job_status/${kind}/`).set(TOKENS);
+        if (res.status === 202) {
+          for (const field of PROGRESS) {
+            const value = Number(res.body[field]);
+            if (value < (last[field] ?? 0)) backwards.push(`${field} ${last[field]} -> ${value}`);
+            last[field] = value;
+          }
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    try {
+      return { result: await work(), backwards };
+    } finally {
+      watching = false;
+      await watcher;
+    }
+  };
+
+  /** What the user sees of the finished transfer: as if it had run uninterrupted. */
+  const expectUninterrupted = (done: request.Response, project: string) => {
+    expect(done.status).toBe(200);
+    expect(done.body).toMatchObject({
+      files_finished: FILES,
+      bytes_finished: FILES * (FILE_BYTES + 1),
+      resources_ignored: [],
+      resources_updated: [],
+      failed_fixity: [],
+      fixity_unverified: [],
+    });
+    const names = readdirSync(join(destination, 'alice', project));
+    expect(names.filter((name) => name.startsWith('part-'))).toHaveLength(FILES);
+    const metadata = JSON.parse(
+      readFileSync(join(destination, 'alice', project, 'PRESQT_FTS_METADATA.json'), 'utf8'),
+    ) as { actions: { files: Record<string, unknown[]> }[] };
+    expect(metadata.actions).toHaveLength(1);
+    expect(metadata.actions[0].files.created).toHaveLength(FILES);
+    expect(metadata.actions[0].files.ignored).toEqual([]);
+  };
+
+  it('takes the job over within JOB_LOCK_MS even when killed at the worst moment', async () => {
+    const bull = `${stack.env.REDIS_PREFIX}:bull:transfer`;
+    const { result, backwards } = await watchProgress('transfer', async () => {
+      await startTransfer();
+      const [jobId] = await redis.lrange(`${bull}:active`, 0, -1);
+      // The worst moment: the lock just renewed (its time to live the longest seen) and the next stalled
+      // check as far off as it gets (its guard key's time to live at least half the longest seen).
+      const watchedSince = Date.now();
+      let longestLock = 0;
+      let longestCheck = 0;
+      const worstMoment = async () => {
+        const [lock, check] = await Promise.all([
+          redis.pttl(`${bull}:${jobId}:lock`),
+          redis.pttl(`${bull}:stalled-check`),
+        ]);
+        longestLock = Math.max(longestLock, lock);
+        longestCheck = Math.max(longestCheck, check);
+        return (
+          Date.now() - watchedSince > JOB_LOCK_MS && lock >= longestLock - 30 && check >= longestCheck / 2
+        );
+      };
+      const takeoverMs = await killRunning(worstMoment);
+      return { takeoverMs, done: await pollUntilDone(stack.baseUrl, '/api_v1/job_status/transfer/', TOKENS) };
+    });
+    console.log(`takeover began ${result.takeoverMs} ms after the kill (JOB_LOCK_MS ${JOB_LOCK_MS})`);
+    expect(result.takeoverMs).toBeLessThanOrEqual(JOB_LOCK_MS + MARGIN_MS);
+    expect(backwards).toEqual([]);
+    expectUninterrupted(result.done, 'Data');
+  });
+
+  it('reports the files the killed run wrote as created, not ignored', async () => {
+    const checkpoints = async () => {
+      const [key] = await redis.keys(`${stack.env.REDIS_PREFIX}:job:transfer:*:checkpoints`);
+      return key ? new Set(await redis.hkeys(key)) : new Set<string>();
+    };
+    const project = join(destination, 'alice', 'Data (2)');
+    // the moment that lost this: a file renamed into place whose checkpoint the killed run never wrote
+    const writtenUncheckpointed = async () => {
+      const done = await checkpoints();
+      const written = readdirSync(project).filter((name) => name.startsWith('part-'));
+      return written.some((name) => !done.has(`/${name}`));
+    };
+    const { result, backwards } = await watchProgress('transfer', async () => {
+      await startTransfer();
+      const takeoverMs = await killRunning(writtenUncheckpointed);
+      return { takeoverMs, done: await pollUntilDone(stack.baseUrl, '/api_v1/job_status/transfer/', TOKENS) };
+    });
+    console.log(`takeover began ${result.takeoverMs} ms after the kill`);
+    expect(backwards).toEqual([]);
+    expectUninterrupted(result.done, 'Data (2)');
+  });
+
+  it('never shows less progress when a resumed download copies what the killed run zipped', async () => {
+    const another = startApp('worker', stack.env);
+    workers.push(another);
+    await waitForOutput(another, /Worker ready/);
+    live = [...live, { worker: another, before: 0 }].map(({ worker }) => ({
+      worker,
+      before: worker.output().length,
+    }));
+    const { result, backwards } = await watchProgress('download', async () => {
+      await request(stack.baseUrl)
+        .get(`/api_v1/targets/src/resources/${fsId('Data')}.zip/`)
+        .set({ ...TOKENS, 'presqt-email-opt-in': '' })
+        .expect(202);
+      await killRunning(async () => {
+        const res = await request(stack.baseUrl).get('/api_v1/job_status/download/').set(TOKENS);
+        return Number(res.body.files_finished) >= FILES / 2;
+      }, 'download');
+      return pollUntilDone(stack.baseUrl, '/api_v1/job_status/download/', TOKENS);
+    });
+    expect(backwards).toEqual([]);
+    expect(result.status).toBe(200);
+    expect(result.body).toMatchObject({ files_finished: FILES, bytes_finished: FILES * (FILE_BYTES + 1) });
+  });
+});
