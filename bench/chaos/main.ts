@@ -7,7 +7,7 @@
  *
  *   npm run build && npm run chaos     (CHAOS_SECONDS=180, CHAOS_USERS=4, CHAOS_WORKERS=2)
  */
-import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { filesystemEntry, writeTargetsFile } from '../../test/support/fs-fixtures';
@@ -105,6 +105,8 @@ async function main(): Promise<void> {
   api.child.kill('SIGTERM');
   await Promise.all([api.exited, ...workers.map((worker) => worker.stop())]);
   await redis.stop();
+  // the targets' data and the zips come to gigabytes
+  rmSync(work, { recursive: true, force: true });
   const failed =
     findings.zipsBroken + findings.writesBroken.length + runs.filter((run) => run.ending === 'stuck').length;
   process.exit(failed === 0 ? 0 : 1);

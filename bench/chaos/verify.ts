@@ -1,23 +1,17 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { treeDigests } from '../../test/support/fs-fixtures';
 import type { JobRun } from './load';
 
+const FTS_METADATA_FILE = 'PRESQT_FTS_METADATA.json';
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const fsPath = (id: string) => Buffer.from(id, 'base64url').toString('utf8');
 
 /** Path → sha256 of every file below `dir`, without the service's metadata file. */
 function treeOf(dir: string): Record<string, string> {
-  const files: Record<string, string> = {};
-  const visit = (current: string) => {
-    for (const name of readdirSync(current)) {
-      const path = join(current, name);
-      if (statSync(path).isDirectory()) visit(path);
-      else if (name !== 'PRESQT_FTS_METADATA.json') files[relative(dir, path)] = sha256(readFileSync(path));
-    }
-  };
-  visit(dir);
+  const { [FTS_METADATA_FILE]: _metadata, ...files } = treeDigests(dir);
   return files;
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
@@ -30,8 +30,10 @@ describe('takeover of a killed worker', () => {
   const saidSince = ({ worker, before }: (typeof live)[number], pattern: RegExp) =>
     pattern.test(worker.output().slice(before));
 
+  let source: string;
+
   beforeAll(async () => {
-    const source = mkdtempSync(join(tmpdir(), 'presqt-takeover-src-'));
+    source = mkdtempSync(join(tmpdir(), 'presqt-takeover-src-'));
     destination = mkdtempSync(join(tmpdir(), 'presqt-takeover-dst-'));
     const files: Record<string, Buffer> = {};
     const bytes = randomBytes(FILE_BYTES);
@@ -60,6 +62,8 @@ describe('takeover of a killed worker', () => {
     for (const worker of workers) worker.child.kill('SIGKILL');
     await redis?.quit();
     await stack?.stop();
+    // half a gigabyte and more each: not left in the temporary directory
+    for (const dir of [source, destination]) if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   /** Starts one more worker, then a transfer of Data into a new project. */

@@ -1,6 +1,15 @@
-import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 
 export const ALL_ACTIONS = {
   resource_collection: true,
@@ -55,4 +64,18 @@ export function touch(path: string, minutesAgo: number): void {
 /** base64url of a path relative to the user's directory: the filesystem connector's id scheme. */
 export function fsId(relativePath: string): string {
   return Buffer.from(relativePath, 'utf8').toString('base64url');
+}
+
+/** Path (relative to `dir`) → sha256 of every file below `dir`. */
+export function treeDigests(dir: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  const visit = (current: string) => {
+    for (const name of readdirSync(current)) {
+      const path = join(current, name);
+      if (statSync(path).isDirectory()) visit(path);
+      else files[relative(dir, path)] = createHash('sha256').update(readFileSync(path)).digest('hex');
+    }
+  };
+  visit(dir);
+  return files;
 }

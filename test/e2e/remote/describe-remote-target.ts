@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import request from 'supertest';
 import type { FakeServer } from '../../fakes/fake-server';
 import { makeBagZip } from '../../support/bags';
-import { filesystemEntry, writeTargetsFile, writeTree } from '../../support/fs-fixtures';
+import { filesystemEntry, treeDigests, writeTargetsFile, writeTree } from '../../support/fs-fixtures';
 import { binaryParser, downloadTo, extractZip, pollUntilDone, verifyBagZip } from '../../support/jobs';
 import { peakRssDuring, startStack, type Stack } from '../../support/stack';
 
@@ -48,20 +48,6 @@ export interface RemoteSuiteOptions {
 const LAB_TOKEN = 'alice-token';
 /** the lab project every transfer into the remote target starts from */
 const SURVEY = Buffer.from('Survey').toString('base64url');
-
-/** Path -> sha256 of every file below `dir`. */
-function treeOf(dir: string): Record<string, string> {
-  const files: Record<string, string> = {};
-  const visit = (current: string) => {
-    for (const name of readdirSync(current)) {
-      const path = join(current, name);
-      if (statSync(path).isDirectory()) visit(path);
-      else files[relative(dir, path)] = createHash('sha256').update(readFileSync(path)).digest('hex');
-    }
-  };
-  visit(dir);
-  return files;
-}
 
 export function describeRemoteTarget(
   name: string,
@@ -117,7 +103,7 @@ export function describeRemoteTarget(
 
     /** The files of a lab project by its id (the filesystem's: base64url of its folder), without our metadata file. */
     function labTree(id: string): Record<string, string> {
-      const files = treeOf(join(labRoot, 'alice', Buffer.from(id, 'base64url').toString('utf8')));
+      const files = treeDigests(join(labRoot, 'alice', Buffer.from(id, 'base64url').toString('utf8')));
       delete files['PRESQT_FTS_METADATA.json'];
       return files;
     }
@@ -218,7 +204,9 @@ export function describeRemoteTarget(
       const file = await downloadTo(zip, 'download.zip');
       verifyBagZip(file, `remote_download_${id}`);
       const unzipped = extractZip(file);
-      expect(treeOf(join(unzipped, `remote_download_${id}`, 'data', 'Downloaded'))).toEqual(digests(seeded));
+      expect(treeDigests(join(unzipped, `remote_download_${id}`, 'data', 'Downloaded'))).toEqual(
+        digests(seeded),
+      );
     });
 
     it('retries file reads through 503s and dropped connections, and fails clearly when the upstream stays down', async () => {
