@@ -73,6 +73,27 @@ describe('jobs across killed workers', () => {
     await stack?.stop();
   });
 
+  /** Starts a transfer of the source's `Data` into a new project at the destination. */
+  const startDataTransfer = (duplicate: string) =>
+    http
+      .post('/api_v1/targets/dst/resources/')
+      .set({
+        ...TOKENS,
+        'presqt-file-duplicate-action': duplicate,
+        'presqt-keyword-action': 'none',
+        'presqt-email-opt-in': '',
+      })
+      .send({ source_target_name: 'src', source_resource_id: fsId('Data'), keywords: [] })
+      .expect(202);
+
+  /** Waits (up to `timeoutMs`) for a path to go; whether it went. */
+  const gone = async (path: string, timeoutMs: number): Promise<boolean> => {
+    const deadline = Date.now() + timeoutMs;
+    while (existsSync(path) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    return !existsSync(path);
+  };
+
   const restartWorker = async (): Promise<RunningProcess> => {
     const worker = startApp('worker', stack.env);
     workers.push(worker);
@@ -81,16 +102,7 @@ describe('jobs across killed workers', () => {
   };
 
   it('resumes a transfer on another worker without writing the finished files again', async () => {
-    await http
-      .post('/api_v1/targets/dst/resources/')
-      .set({
-        ...TOKENS,
-        'presqt-file-duplicate-action': 'update',
-        'presqt-keyword-action': 'none',
-        'presqt-email-opt-in': '',
-      })
-      .send({ source_target_name: 'src', source_resource_id: fsId('Data'), keywords: [] })
-      .expect(202);
+    await startDataTransfer('update');
     const progress = await pollUntil(
       stack.baseUrl,
       '/api_v1/job_status/transfer/',
@@ -124,17 +136,7 @@ describe('jobs across killed workers', () => {
 
   it('takes back what a killed run wrote when its job is cancelled before another worker takes it over', async () => {
     const running = await restartWorker();
-    const headers = {
-      ...TOKENS,
-      'presqt-file-duplicate-action': 'ignore',
-      'presqt-keyword-action': 'none',
-      'presqt-email-opt-in': '',
-    };
-    await http
-      .post('/api_v1/targets/dst/resources/')
-      .set(headers)
-      .send({ source_target_name: 'src', source_resource_id: fsId('Data'), keywords: [] })
-      .expect(202);
+    await startDataTransfer('ignore');
     await pollUntil(
       stack.baseUrl,
       '/api_v1/job_status/transfer/',
@@ -148,10 +150,7 @@ describe('jobs across killed workers', () => {
     expect(readdirSync(project).length).toBeGreaterThanOrEqual(2);
     await http.patch('/api_v1/job_status/transfer/').set(TOKENS).expect(200);
     const worker = await restartWorker();
-    const deadline = Date.now() + 15_000;
-    while (existsSync(project) && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(existsSync(project)).toBe(false);
+    expect(await gone(project, 15_000)).toBe(true);
     worker.child.kill('SIGTERM');
     await worker.exited;
   });
@@ -273,10 +272,7 @@ describe('jobs across killed workers', () => {
     });
     const twoDaysAgo = new Date(Date.now() - 48 * 3600 * 1000);
     utimesSync(abandoned, twoDaysAgo, twoDaysAgo);
-    const deadline = Date.now() + 10_000;
-    while (existsSync(abandoned) && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(existsSync(abandoned)).toBe(false);
+    expect(await gone(abandoned, 10_000)).toBe(true);
     expect(existsSync(recent)).toBe(true);
     worker.child.kill('SIGTERM');
     await worker.exited;
@@ -299,10 +295,7 @@ describe('jobs across killed workers', () => {
     const status = await http.get('/api_v1/job_status/upload/').set(token).expect(500);
     expect(status.body).toMatchObject({ status: 'cancelled', status_code: '499' });
     // the project made for the upload goes with what was written into it, so a new upload takes its name
-    const deadline = Date.now() + 10_000;
-    while (existsSync(join(destination, 'alice', 'Upload')) && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(existsSync(join(destination, 'alice', 'Upload'))).toBe(false);
+    expect(await gone(join(destination, 'alice', 'Upload'), 10_000)).toBe(true);
     await http.patch('/api_v1/job_status/upload/').set(token).expect(406);
     worker.child.kill('SIGTERM');
     await worker.exited;
