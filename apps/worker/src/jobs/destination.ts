@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { ConnectorSession, ResourceWriter } from '@app/connectors';
 import { JobStore, type JobRecord } from '@app/jobs';
 import type { JobContext } from './job-context';
+import type { JobOutcome } from './job-handler';
 import type { IngestReport } from './ingest';
 
 const CONTAINER_CHECKPOINT = '#container';
@@ -40,13 +41,18 @@ const logger = new Logger('Destination');
 
 /**
  * The writing part of an upload or transfer. When it fails or is cancelled, the writer takes back what the
- * job wrote, so the target is left as the job found it (a killed worker is no failure: its job resumes).
+ * job wrote, so the target is left as the job found it (a killed worker is no failure: its job resumes). The
+ * outcome can take it back too, should the job turn out to have been cancelled just as it finished.
  */
-export async function writeOrTakeBack<T>(writer: ResourceWriter, write: () => Promise<T>): Promise<T> {
+export async function writeOrTakeBack(
+  writer: ResourceWriter,
+  write: () => Promise<JobOutcome>,
+): Promise<JobOutcome> {
+  const takeBack = async () => writer.abandon?.();
   try {
-    return await write();
+    return { ...(await write()), takeBack };
   } catch (error) {
-    await writer.abandon?.().catch((undo: unknown) => {
+    await takeBack().catch((undo: unknown) => {
       logger.warn(
         `could not take back what a failed job wrote: ${undo instanceof Error ? undo.message : ''}`,
       );

@@ -75,12 +75,8 @@ export class JobRunner implements OnApplicationBootstrap {
     }
     const ended = outcome !== undefined && (await this.store.end(record, outcome));
     // cancelled between the job's last look and its end: what it wrote goes, as for any cancelled job
-    if (!ended && done?.takeBack)
-      await done.takeBack().catch((error: unknown) => {
-        this.logger.warn(
-          `could not take back what a ${handler.kind} wrote: ${error instanceof Error ? error.message : ''}`,
-        );
-      });
+    const takeBack = done?.takeBack;
+    if (!ended && takeBack) await this.takingBack(handler.kind, takeBack);
     // A cancelled run (or one cancelled just as it finished) and a failed one leave no files behind.
     if (!ended || outcome?.status !== 'finished') await rm(workDir, { recursive: true, force: true });
     await this.notify(payload, record, done?.link);
@@ -89,14 +85,19 @@ export class JobRunner implements OnApplicationBootstrap {
   /** A run that ended while its worker was dead: what its runs wrote goes, and its files. */
   private async takeBack(handler: JobHandler, payload: JobPayload, record: JobRecord): Promise<void> {
     const workDir = this.config.jobDir(handler.kind, record.ticket, record.run_id);
+    await this.takingBack(handler.kind, async () => handler.takeBackEarlierRuns?.(payload, record, workDir));
+    await rm(workDir, { recursive: true, force: true });
+  }
+
+  /** Takes back what a job wrote; a failure to do so is logged, the job's end stands. */
+  private async takingBack(kind: string, takeBack: () => Promise<void>): Promise<void> {
     try {
-      await handler.takeBackEarlierRuns?.(payload, record, workDir);
+      await takeBack();
     } catch (error) {
       this.logger.warn(
-        `could not take back a cancelled ${handler.kind}: ${error instanceof Error ? error.message : ''}`,
+        `could not take back what a ${kind} wrote: ${error instanceof Error ? error.message : ''}`,
       );
     }
-    await rm(workDir, { recursive: true, force: true });
   }
 
   private async onGaveUp(handler: JobHandler, job: Job<JobPayload>, error: Error): Promise<void> {

@@ -120,7 +120,6 @@ export class TransferJob implements JobHandler<TransferPayload> {
       await writer.commit();
 
       return {
-        takeBack: async () => writer.abandon?.(),
         message: fixityMessage('Transfer', report),
         result: {
           ...ingestResult(report, containerId),

@@ -115,7 +115,6 @@ export class UploadJob implements JobHandler<UploadPayload> {
         await writeMetadataFile(writer, merged);
         await writer.commit();
         return {
-          takeBack: async () => writer.abandon?.(),
           message: fixityMessage('Upload', report),
           result: ingestResult(report, containerId),
         };

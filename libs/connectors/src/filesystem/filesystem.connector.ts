@@ -32,7 +32,7 @@ import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { sha256Hex, usersByTokenDigest, validateOptions, type FilesystemOptions } from './options';
 import { decodeId, resolveInside, toConnectorError, type Resolved } from './paths';
-import { FilesystemWriter, filesystemNameProblem, makeUniqueDirectory } from './writing';
+import { FilesystemWriter, filesystemNameProblem, makeUniqueDirectory, PARTIAL_PREFIX } from './writing';
 
 const DIGEST_CACHE_ENTRIES = 1000;
 const openFd = promisify(openCallback);
@@ -171,7 +171,7 @@ class FilesystemSession implements ConnectorSession {
 
   async setKeywords(id: string, keywords: readonly string[]): Promise<string[]> {
     const dir = await this.keywordsDir(id);
-    const temporary = join(dir, `.presqt-partial-${randomUUID()}`);
+    const temporary = join(dir, `${PARTIAL_PREFIX}${randomUUID()}`);
     await writeFile(temporary, JSON.stringify([...keywords]));
     await rename(temporary, join(dir, KEYWORDS_FILE));
     return [...keywords];

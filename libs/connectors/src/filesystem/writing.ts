@@ -16,7 +16,7 @@ const STORED_HASHES = ['md5', 'sha256'] as const;
 /** The longest name, in bytes, that common filesystems (ext4, XFS, APFS, NTFS in UTF-16 units) hold. */
 const MAX_NAME_BYTES = 255;
 /** What the names of files being written start with (hidden: reserved names are never listed). */
-const PARTIAL_PREFIX = '.presqt-partial-';
+export const PARTIAL_PREFIX = '.presqt-partial-';
 
 /** A name that is safe as one path segment in a user's folder. */
 export function filesystemNameProblem(name: string): string | null {
