@@ -1,38 +1,49 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
-import { startHashingWorker } from './hashing-worker';
+import { startHashingWorker, type ThreadModules } from './hashing-worker';
 
-/**
- * Hashing a file off the main thread: the thread reads (synchronously: it does nothing else) and hashes it, so the main thread (which also
- * streams and hashes job data) and the hashing use separate cores.
- */
-const WORKER_SOURCE = `
-const { parentPort } = require('node:worker_threads');
-const { createHash } = require('node:crypto');
-const { closeSync, openSync, readSync } = require('node:fs');
-// one buffer, reused for every chunk: the thread allocates nothing per chunk, so it leaves no garbage behind
-const buffer = Buffer.allocUnsafe(1 << 20);
-parentPort.on('message', ({ id, path, algorithms }) => {
-  let fd;
-  try {
-    const hashes = algorithms.map((algorithm) => createHash(algorithm));
-    fd = openSync(path, 'r');
-    for (let read; (read = readSync(fd, buffer, 0, buffer.length, null)) > 0; ) {
-      const chunk = buffer.subarray(0, read);
-      for (const hash of hashes) hash.update(chunk);
-    }
-    parentPort.postMessage({ id, digests: Object.fromEntries(hashes.map((hash, i) => [algorithms[i], hash.digest('hex')])) });
-  } catch (error) {
-    parentPort.postMessage({ id, error: { message: error.message, code: error.code } });
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-});`;
+interface Request {
+  id: number;
+  path: string;
+  algorithms: string[];
+}
 
 interface Reply {
   id: number;
   digests?: Record<string, string>;
   error?: { message: string; code?: string };
+}
+
+/**
+ * The thread's program, hashing a file off the main thread: the thread reads (synchronously: it does nothing
+ * else) and hashes it in 1 MiB chunks, so the main thread (which also streams and hashes job data) and the
+ * hashing use separate cores.
+ */
+function hashFilesOnThread({ port, crypto, fs }: ThreadModules): void {
+  // one buffer, reused for every chunk: the thread allocates nothing per chunk, so it leaves no garbage behind
+  const buffer = Buffer.allocUnsafe(1 << 20);
+  port.on('message', ({ id, path, algorithms }: Request) => {
+    let fd: number | undefined;
+    let reply: Reply;
+    try {
+      const hashes = algorithms.map((algorithm) => crypto.createHash(algorithm));
+      fd = fs.openSync(path, 'r');
+      for (let read; (read = fs.readSync(fd, buffer, 0, buffer.length, null)) > 0;) {
+        const chunk = buffer.subarray(0, read);
+        for (const hash of hashes) hash.update(chunk);
+      }
+      reply = {
+        id,
+        digests: Object.fromEntries(hashes.map((hash, i) => [algorithms[i], hash.digest('hex')])),
+      };
+    } catch (error) {
+      const { message, code } = error as NodeJS.ErrnoException;
+      reply = { id, error: { message, code } };
+    } finally {
+      if (fd !== undefined) fs.closeSync(fd);
+    }
+    port.postMessage(reply);
+  });
 }
 
 class HashPool {
@@ -55,14 +66,15 @@ class HashPool {
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.holdProcess(true);
-      worker.postMessage({ id, path, algorithms: [...algorithms] });
+      const request: Request = { id, path, algorithms: [...algorithms] };
+      worker.postMessage(request);
     });
   }
 
   private worker(index: number): Worker {
     let worker = this.workers[index];
     if (!worker) {
-      worker = startHashingWorker(WORKER_SOURCE);
+      worker = startHashingWorker(hashFilesOnThread, undefined);
       worker.on('message', (reply: Reply) => this.settle(reply));
       worker.on('error', (error) => this.failAll(error));
       this.workers[index] = worker;

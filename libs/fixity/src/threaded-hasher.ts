@@ -1,7 +1,8 @@
 import { getHashes } from 'node:crypto';
 import type { Worker } from 'node:worker_threads';
+import type * as Crypto from 'node:crypto';
 import { GIT_BLOB_SHA1 } from './algorithms';
-import { startHashingWorker } from './hashing-worker';
+import { startHashingWorker, type ThreadModules } from './hashing-worker';
 
 /**
  * Hashing streamed bytes on a thread of its own. A job's main thread also reads, zips, checksums (CRC) and
@@ -9,38 +10,49 @@ import { startHashingWorker } from './hashing-worker';
  * chunk is copied into a slot of a shared buffer and hashed by the thread, so hashing and the rest overlap
  * on two cores. Slots are few, so a producer that outruns the thread waits (memory stays bounded).
  */
-const WORKER_SOURCE = `
-const { parentPort } = require('node:worker_threads');
-const { createHash } = require('node:crypto');
-const hashers = new Map();
-parentPort.on('message', (message) => {
-  try {
-    if (message.op === 'open') {
-      hashers.set(message.id, {
-        slots: new Uint8Array(message.shared),
-        hashes: message.algorithms.map((algorithm) =>
-          algorithm === '${GIT_BLOB_SHA1}' ? createHash('sha1').update('blob ' + message.size + '\\0') : createHash(algorithm),
-        ),
-        algorithms: message.algorithms,
-      });
-    } else if (message.op === 'update') {
-      const hasher = hashers.get(message.id);
-      const chunk = hasher.slots.subarray(message.offset, message.offset + message.length);
-      for (const hash of hasher.hashes) hash.update(chunk);
-      parentPort.postMessage({ op: 'free', id: message.id, slot: message.slot });
-    } else if (message.op === 'digest') {
-      const hasher = hashers.get(message.id);
+type Request =
+  | { op: 'open'; id: number; shared: SharedArrayBuffer; algorithms: string[]; size: number | undefined }
+  | { op: 'update'; id: number; slot: number; offset: number; length: number }
+  | { op: 'digest' | 'drop'; id: number };
+
+type Reply =
+  | { op: 'free'; id: number; slot: number }
+  | { op: 'digest'; id: number; digests: Record<string, string> }
+  | { op: 'error'; id: number; message: string };
+
+/** The thread's program: one set of digests per open stream, fed from the stream's slots. */
+function hashStreamsOnThread({ port, crypto }: ThreadModules, gitBlobSha1: string): void {
+  const hashers = new Map<number, { slots: Uint8Array; hashes: Crypto.Hash[]; algorithms: string[] }>();
+  const reply = (message: Reply) => port.postMessage(message);
+  const open = ({ id, shared, algorithms, size }: Extract<Request, { op: 'open' }>) => {
+    const hashOf = (algorithm: string) =>
+      algorithm === gitBlobSha1
+        ? crypto.createHash('sha1').update(`blob ${size}\0`)
+        : crypto.createHash(algorithm);
+    hashers.set(id, { slots: new Uint8Array(shared), hashes: algorithms.map(hashOf), algorithms });
+  };
+  port.on('message', (message: Request) => {
+    try {
+      if (message.op === 'open') open(message);
+      else if (message.op === 'update') {
+        const hasher = hashers.get(message.id)!;
+        const chunk = hasher.slots.subarray(message.offset, message.offset + message.length);
+        for (const hash of hasher.hashes) hash.update(chunk);
+        reply({ op: 'free', id: message.id, slot: message.slot });
+      } else if (message.op === 'digest') {
+        const hasher = hashers.get(message.id)!;
+        hashers.delete(message.id);
+        const digests = Object.fromEntries(
+          hasher.hashes.map((hash, i) => [hasher.algorithms[i], hash.digest('hex')]),
+        );
+        reply({ op: 'digest', id: message.id, digests });
+      } else hashers.delete(message.id);
+    } catch (error) {
       hashers.delete(message.id);
-      const digests = Object.fromEntries(hasher.hashes.map((hash, i) => [hasher.algorithms[i], hash.digest('hex')]));
-      parentPort.postMessage({ op: 'digest', id: message.id, digests });
-    } else if (message.op === 'drop') {
-      hashers.delete(message.id);
+      reply({ op: 'error', id: message.id, message: (error as Error).message });
     }
-  } catch (error) {
-    hashers.delete(message.id);
-    parentPort.postMessage({ op: 'error', id: message.id, message: error.message });
-  }
-});`;
+  });
+}
 
 const SLOT_BYTES = 1 << 20;
 const SLOTS = 4;
@@ -53,14 +65,6 @@ export interface StreamHasher {
   digest(): Promise<Record<string, string>>;
   /** forgets the stream without a digest (it failed); the slots are released */
   drop(): void;
-}
-
-interface Reply {
-  op: 'free' | 'digest' | 'error';
-  id: number;
-  slot?: number;
-  digests?: Record<string, string>;
-  message?: string;
 }
 
 class ThreadedHasher implements StreamHasher {
@@ -104,11 +108,11 @@ class ThreadedHasher implements StreamHasher {
 
   onReply(reply: Reply): void {
     if (reply.op === 'free') {
-      this.free.push(reply.slot!);
+      this.free.push(reply.slot);
       this.wake();
     } else if (reply.op === 'digest') {
       this.thread.release(this);
-      this.finishing?.resolve(reply.digests!);
+      this.finishing?.resolve(reply.digests);
     } else {
       this.fail(new Error(`hashing failed: ${reply.message}`));
     }
@@ -151,7 +155,7 @@ class HashingThread {
     return hasher;
   }
 
-  post(message: Record<string, unknown>): void {
+  post(message: Request): void {
     const worker = this.started();
     worker.ref();
     worker.postMessage(message);
@@ -177,7 +181,7 @@ class HashingThread {
 
   private started(): Worker {
     if (this.worker) return this.worker;
-    const worker = startHashingWorker(WORKER_SOURCE);
+    const worker = startHashingWorker(hashStreamsOnThread, GIT_BLOB_SHA1);
     worker.on('message', (reply: Reply) => this.active.get(reply.id)?.onReply(reply));
     const failAll = (error: Error) => {
       for (const hasher of this.active.values()) hasher.fail(error);
