@@ -47,7 +47,7 @@ export class ApiErrorFilter implements ExceptionFilter {
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
-      if (status === 404 && this.isUnroutedRequest(exception)) {
+      if (status === 404 && !this.routes.serves(request.method, request.path)) {
         const allowed = this.routes.methodsFor(request.path);
         if (allowed.length > 0) {
           response.setHeader('Allow', allowed.join(', '));
@@ -80,11 +80,6 @@ export class ApiErrorFilter implements ExceptionFilter {
       (exception as Error)?.stack ?? String(exception),
     );
     return { status: 500, message: 'PresQT Error: the server failed to handle the request.' };
-  }
-
-  /** Nest's own answer for a request that matched no route. */
-  private isUnroutedRequest(exception: HttpException): boolean {
-    return /^Cannot [A-Z]+ /.test(exception.message);
   }
 }
 
