@@ -3,17 +3,17 @@ import { APP_FILTER } from '@nestjs/core';
 import { AppConfig, ConfigModule } from '@app/config';
 import { JobsModule } from '@app/jobs';
 import { TargetsModule, TargetsRegistry } from '@app/targets';
-import { JobStatusController } from './jobs/job-status.controller';
+import { JobEndpointsModule } from './jobs/job-endpoints.module';
 import { ApiErrorFilter } from './common/api-error.filter';
 import { AssessmentModule } from './assessment/assessment.module';
 import { CommonModule } from './common/common.module';
 import { EmulationModule } from './emulation/emulation.module';
 import { KeywordEndpointsModule } from './keywords/keyword-endpoints.module';
 import { ResourcesModule } from './resources/resources.module';
-import { ApiRootController } from './root/api-root.controller';
-import { ServicesController } from './services/services.controller';
+import { ApiRootModule } from './root/api-root.module';
+import { ServicesModule } from './services/services.module';
 import { StatusesModule } from './statuses/statuses.module';
-import { TargetsController } from './targets/targets.controller';
+import { TargetEndpointsModule } from './targets/target-endpoints.module';
 
 @Module({})
 export class ApiModule {
@@ -25,13 +25,16 @@ export class ApiModule {
         TargetsModule.forRoot(targets),
         JobsModule.forRoot(config, { commandTimeoutMs: config.redisTimeoutMs }),
         CommonModule,
+        ApiRootModule,
+        TargetEndpointsModule,
         StatusesModule,
         ResourcesModule,
         AssessmentModule,
         EmulationModule,
         KeywordEndpointsModule,
+        ServicesModule,
+        JobEndpointsModule,
       ],
-      controllers: [ApiRootController, ServicesController, TargetsController, JobStatusController],
       providers: [{ provide: APP_FILTER, useClass: ApiErrorFilter }],
     };
   }

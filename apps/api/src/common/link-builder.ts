@@ -2,18 +2,28 @@ import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { AppConfig } from '@app/config';
 
-/** Absolute URLs for links in bodies: from PUBLIC_BASE_URL when set, else from the request (decision 3). */
+/** Absolute URLs on one base: what services get to build the links of their answers. */
+export class Links {
+  constructor(readonly base: string) {}
+
+  /** `path` starts with `/`; segments that may hold user data must already be encoded. */
+  url(path: string): string {
+    return `${this.base}${path}`;
+  }
+}
+
+/**
+ * The base of the links in an answer: PUBLIC_BASE_URL when set, else the request's own scheme and host
+ * (docs/behaviour.md#links). Controllers use it, so that services never see the request.
+ */
 @Injectable()
 export class LinkBuilder {
   constructor(private readonly config: AppConfig) {}
 
-  base(request: Request): string {
-    return this.config.publicBaseUrl ?? `${request.protocol}://${request.get('host') ?? 'localhost'}`;
-  }
-
-  /** `path` starts with `/`; segments that may hold user data must already be encoded. */
-  url(request: Request, path: string): string {
-    return `${this.base(request)}${path}`;
+  for(request: Request): Links {
+    return new Links(
+      this.config.publicBaseUrl ?? `${request.protocol}://${request.get('host') ?? 'localhost'}`,
+    );
   }
 }
 

@@ -11,9 +11,12 @@ import {
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ServiceError } from '@app/common';
+import { AppConfig } from '@app/config';
 import { ApiErrors } from '../common/dto/error.dto';
+import { LinkBuilder } from '../common/link-builder';
 import { RequiredHeader, SOURCE_TOKEN } from '../common/required-header.decorator';
 import { strictValidation } from '../common/validation.pipe';
+import { sendDownloadZip } from '../jobs/download-zip';
 import {
   EmulationDownloadQueryDto,
   ProposalBodyDto,
@@ -27,7 +30,11 @@ import { ProposerConfigured } from './proposer-configured.guard';
 @ApiTags('services')
 @Controller('api_v1/services/emulation')
 export class EmulationController {
-  constructor(private readonly emulation: EmulationService) {}
+  constructor(
+    private readonly emulation: EmulationService,
+    private readonly links: LinkBuilder,
+    private readonly config: AppConfig,
+  ) {}
 
   @Post('proposals')
   @HttpCode(200)
@@ -51,7 +58,7 @@ export class EmulationController {
     @RequiredHeader(SOURCE_TOKEN) token: string,
     @Body(strictValidation('body field')) body: ProposalBodyDto,
   ): Promise<ProposalStartedDto> {
-    return this.emulation.propose(request, token, body.ticket_number);
+    return this.emulation.propose(this.links.for(request), token, body.ticket_number);
   }
 
   @Get('proposals/:proposalId')
@@ -93,7 +100,7 @@ export class EmulationController {
     401: 'emulation_token not valid for this download, or already used',
     404: 'invalid ticket number; the download or its zip is no longer available',
   })
-  download(
+  async download(
     @Req() request: Request,
     @Param('ticketNumber') ticketNumber: string,
     @Query(strictValidation('query parameter')) query: EmulationDownloadQueryDto,
@@ -101,7 +108,8 @@ export class EmulationController {
   ): Promise<void> {
     // Express answers HEAD with the GET route, which would use up the single-use token without sending the zip
     if (request.method === 'HEAD') throw methodNotAllowed(response, request.path, 'GET');
-    return this.emulation.download(ticketNumber, query.emulation_token, response);
+    const record = await this.emulation.redeem(ticketNumber, query.emulation_token);
+    await sendDownloadZip(this.config, record, response);
   }
 }
 

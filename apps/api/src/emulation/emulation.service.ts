@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { Request, Response } from 'express';
 import { ServiceError } from '@app/common';
 import { AppConfig } from '@app/config';
 import { JobStore, ticketFor, type JobRecord } from '@app/jobs';
-import { LinkBuilder } from '../common/link-builder';
-import { downloadZip, sendDownloadZip } from '../jobs/download-zip';
+import type { Links } from '../common/link-builder';
+import { downloadZip } from '../jobs/download-zip';
 import type { ProposalDto, ProposalPendingDto, ProposalStartedDto } from './dto/emulation.dto';
 import { EmulationStore } from './emulation-store';
 import { ProposerClient, type ProposalState } from './proposer-client';
@@ -21,11 +20,10 @@ export class EmulationService {
     private readonly jobs: JobStore,
     private readonly store: EmulationStore,
     private readonly proposer: ProposerClient,
-    private readonly links: LinkBuilder,
     private readonly config: AppConfig,
   ) {}
 
-  async propose(request: Request, token: string, ticketNumber: string): Promise<ProposalStartedDto> {
+  async propose(links: Links, token: string, ticketNumber: string): Promise<ProposalStartedDto> {
     const ticket = ticketFor(this.config.secretKey, token);
     if (ticketNumber !== ticket) {
       throw ServiceError.notFound(
@@ -39,8 +37,7 @@ export class EmulationService {
     if (ttlMs === null) throw ServiceError.notFound(NO_DOWNLOAD);
 
     const emulationToken = await this.store.grant(ticket, record.run_id, ttlMs);
-    const dataUrl = this.links.url(
-      request,
+    const dataUrl = links.url(
       `/api_v1/services/emulation/${ticket}/?emulation_token=${encodeURIComponent(emulationToken)}`,
     );
     let id: string;
@@ -54,10 +51,7 @@ export class EmulationService {
     return {
       id,
       message: 'Proposal task was submitted.',
-      proposal_link: this.links.url(
-        request,
-        `/api_v1/services/emulation/proposals/${encodeURIComponent(id)}/`,
-      ),
+      proposal_link: links.url(`/api_v1/services/emulation/proposals/${encodeURIComponent(id)}/`),
     };
   }
 
@@ -82,8 +76,8 @@ export class EmulationService {
     }
   }
 
-  /** Serves a download's zip once to the holder of an emulation token of that download. */
-  async download(ticket: string, emulationToken: string, response: Response): Promise<void> {
+  /** The download run whose zip the holder of this emulation token may fetch, once. */
+  async redeem(ticket: string, emulationToken: string): Promise<JobRecord> {
     const record = await this.jobs.get('download', ticket);
     if (!record) throw ServiceError.notFound(`PresQT Error: Invalid ticket number, '${ticket}'.`);
     const runId = await this.store.redeem(ticket, emulationToken);
@@ -98,7 +92,7 @@ export class EmulationService {
         'PresQT Error: File unavailable: the download this token was made for is gone.',
       );
     }
-    await sendDownloadZip(this.config, record, response);
+    return record;
   }
 
   /** Asks the proposer how the task is doing, and keeps its outcome once it has one. */

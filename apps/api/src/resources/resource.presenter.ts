@@ -1,22 +1,17 @@
-import type { Request } from 'express';
 import type { ResourceDetail, ResourceSummary } from '@app/connectors';
 import type { Target } from '@app/targets';
-import type { Link, LinkBuilder } from '../common/link-builder';
+import type { Link, Links } from '../common/link-builder';
 
 /** Turns connector resources into the API's shapes, with absolute links. */
 export class ResourcePresenter {
   constructor(
-    private readonly builder: LinkBuilder,
-    private readonly request: Request,
+    private readonly links: Links,
     private readonly target: Target,
   ) {}
 
   /** `/api_v1/targets/<t>/resources/<id>` plus `suffix`, as an absolute URL */
   resourceUrl(id: string, suffix: string): string {
-    return this.builder.url(
-      this.request,
-      `/api_v1/targets/${this.target.name}/resources/${encodeURIComponent(id)}${suffix}`,
-    );
+    return this.links.url(`/api_v1/targets/${this.target.name}/resources/${encodeURIComponent(id)}${suffix}`);
   }
 
   summary(resource: ResourceSummary) {

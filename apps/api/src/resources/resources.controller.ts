@@ -1,13 +1,18 @@
 import { Body, Controller, Get, Headers, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { parseEmailOptIn } from '@app/mail';
 import { ApiErrors } from '../common/dto/error.dto';
-import { RequiredHeader, SOURCE_TOKEN } from '../common/required-header.decorator';
+import { duplicateAction, keywordAction, requiredHeader } from '../common/job-headers';
+import { LinkBuilder } from '../common/link-builder';
+import { DESTINATION_TOKEN, RequiredHeader, SOURCE_TOKEN } from '../common/required-header.decorator';
 import { strictValidation } from '../common/validation.pipe';
 import { CollectionQueryDto } from './dto/collection-query.dto';
 import { ResourceCollectionDto, ResourceDetailDto } from './dto/resource.dto';
-import { TransfersService } from '../transfers/transfers.service';
-import { UploadsService } from '../uploads/uploads.service';
+import { TransferBodyDto } from '../transfers/transfer-body.dto';
+import { TransfersService, type TransferRequest } from '../transfers/transfers.service';
+import { receiveUpload } from '../uploads/receive-upload';
+import { UploadsService, type UploadRequest } from '../uploads/uploads.service';
 import { parseResourceSegment } from './resource-segment';
 import { ApiUploadOrTransfer } from './upload-or-transfer.docs';
 import { ResourcesService } from './resources.service';
@@ -19,6 +24,7 @@ export class ResourcesController {
     private readonly resources: ResourcesService,
     private readonly transfers: TransfersService,
     private readonly uploads: UploadsService,
+    private readonly links: LinkBuilder,
   ) {}
 
   @ApiHeader({ name: SOURCE_TOKEN, required: true, description: "the user's token at the target" })
@@ -41,7 +47,7 @@ export class ResourcesController {
     @RequiredHeader(SOURCE_TOKEN) token: string,
     @Query(strictValidation('query parameter')) query: CollectionQueryDto,
   ) {
-    return this.resources.collection(request, targetName, token, query);
+    return this.resources.collection(this.links.for(request), targetName, token, query);
   }
 
   @ApiHeader({ name: SOURCE_TOKEN, required: true, description: "the user's token at the target" })
@@ -82,8 +88,9 @@ export class ResourcesController {
     @Headers('presqt-email-opt-in') email: string | undefined,
   ) {
     const { id, format } = parseResourceSegment(segment, ['json', 'zip']);
-    if (format !== 'zip') return this.resources.detail(request, targetName, id, token);
-    const started = await this.resources.startDownload(request, targetName, id, token, email);
+    const links = this.links.for(request);
+    if (format !== 'zip') return this.resources.detail(links, targetName, id, token);
+    const started = await this.resources.startDownload(links, targetName, id, token, email);
     response.status(202);
     return started;
   }
@@ -112,15 +119,59 @@ export class ResourcesController {
   }
 
   /** Both start on the same paths: a multipart body is an upload, any other a transfer. */
-  private uploadOrTransfer(
+  private async uploadOrTransfer(
     request: Request,
     response: Response,
     targetName: string,
     containerId: string | null,
     body: unknown,
   ) {
-    return request.is('multipart/form-data')
-      ? this.uploads.start(request, response, targetName, containerId)
-      : this.transfers.start(request, targetName, containerId, body);
+    const links = this.links.for(request);
+    if (request.is('multipart/form-data')) {
+      return this.uploads.start(links, uploadRequest(request, targetName, containerId), (...into) =>
+        receiveUpload(request, response, ...into),
+      );
+    }
+    return this.transfers.start(links, await transferRequest(request, targetName, containerId, body));
   }
+}
+
+/** An upload's headers, checked in the order their errors are reported. */
+function uploadRequest(request: Request, targetName: string, containerId: string | null): UploadRequest {
+  return {
+    targetName,
+    containerId,
+    token: requiredHeader(request, DESTINATION_TOKEN),
+    duplicate: duplicateAction(request),
+    email: parseEmailOptIn(request.header('presqt-email-opt-in')),
+  };
+}
+
+/** A transfer's headers, checked in the order their errors are reported, then its body. */
+async function transferRequest(
+  request: Request,
+  destinationName: string,
+  containerId: string | null,
+  body: unknown,
+): Promise<TransferRequest> {
+  const destinationToken = requiredHeader(request, DESTINATION_TOKEN);
+  const sourceToken = requiredHeader(request, SOURCE_TOKEN);
+  const duplicate = duplicateAction(request);
+  const keywords = keywordAction(request);
+  const email = parseEmailOptIn(request.header('presqt-email-opt-in'));
+  // the same paths take multipart uploads, so the body is validated here rather than by a @Body() pipe
+  const validated = (await strictValidation('body field').transform(body ?? {}, {
+    type: 'body',
+    metatype: TransferBodyDto,
+  })) as TransferBodyDto;
+  return {
+    destinationName,
+    containerId,
+    sourceToken,
+    destinationToken,
+    duplicate,
+    keywordAction: keywords,
+    email,
+    body: validated,
+  };
 }

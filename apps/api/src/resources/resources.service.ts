@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { Request } from 'express';
 import { ServiceError } from '@app/common';
 import { SEARCH_FILTERS, type CollectionQuery } from '@app/connectors';
 import { AppConfig } from '@app/config';
@@ -7,7 +6,7 @@ import { ticketFor, TokenCipher, type DownloadPayload } from '@app/jobs';
 import { parseEmailOptIn } from '@app/mail';
 import { TargetsRegistry } from '@app/targets';
 import { JobStarter } from '../jobs/job-starter.service';
-import { LinkBuilder } from '../common/link-builder';
+import type { Links } from '../common/link-builder';
 import type { CollectionQueryDto } from './dto/collection-query.dto';
 import { ResourcePresenter } from './resource.presenter';
 
@@ -15,13 +14,12 @@ import { ResourcePresenter } from './resource.presenter';
 export class ResourcesService {
   constructor(
     private readonly registry: TargetsRegistry,
-    private readonly links: LinkBuilder,
     private readonly config: AppConfig,
     private readonly jobs: JobStarter,
     private readonly cipher: TokenCipher,
   ) {}
 
-  async collection(request: Request, targetName: string, token: string, query: CollectionQueryDto) {
+  async collection(links: Links, targetName: string, token: string, query: CollectionQueryDto) {
     const target = this.registry.require(targetName);
     target.requireAction('resource_collection');
     const search = this.searchOf(target.entry.readable_name, target.entry.search_parameters, query);
@@ -30,10 +28,10 @@ export class ResourcesService {
     const session = await target.connector.open(token);
     const result = await session.listResources({ search, page });
 
-    const presenter = new ResourcePresenter(this.links, request, target);
+    const presenter = new ResourcePresenter(links, target);
     const totalPages = Math.max(1, result.totalPages);
     const searchPart = search ? `${search.filter}=${encodeURIComponent(search.value)}&` : '';
-    const basePage = this.links.url(request, `/api_v1/targets/${target.name}/resources/?${searchPart}page=`);
+    const basePage = links.url(`/api_v1/targets/${target.name}/resources/?${searchPart}page=`);
     return {
       resources: result.resources.map((resource) => presenter.summary(resource)),
       pages: {
@@ -48,12 +46,12 @@ export class ResourcesService {
     };
   }
 
-  async detail(request: Request, targetName: string, id: string, token: string) {
+  async detail(links: Links, targetName: string, id: string, token: string) {
     const target = this.registry.require(targetName);
     target.requireAction('resource_detail');
     const session = await target.connector.open(token);
     const resource = await session.getResource(id);
-    return new ResourcePresenter(this.links, request, target).detail(resource);
+    return new ResourcePresenter(links, target).detail(resource);
   }
 
   /**
@@ -61,7 +59,7 @@ export class ResourcesService {
    * target and its action, the token and the resource at the target, and the user's download slot.
    */
   async startDownload(
-    request: Request,
+    links: Links,
     targetName: string,
     id: string,
     token: string,
@@ -81,8 +79,8 @@ export class ResourcesService {
     });
     return {
       message: 'The server is processing the request.',
-      download_job_zip: this.links.url(request, '/api_v1/job_status/download.zip/'),
-      download_job_json: this.links.url(request, '/api_v1/job_status/download.json/'),
+      download_job_zip: links.url('/api_v1/job_status/download.zip/'),
+      download_job_json: links.url('/api_v1/job_status/download.json/'),
       ticket_number: ticket,
     };
   }

@@ -19,11 +19,12 @@ export class ApiRootController {
     },
   })
   root(@Req() request: Request): Record<string, string> {
+    const links = this.links.for(request);
     return {
-      targets: this.links.url(request, '/api_v1/targets/'),
-      statuses: this.links.url(request, '/api_v1/statuses/'),
-      services: this.links.url(request, '/api_v1/services/'),
-      docs: this.links.url(request, '/api/docs'),
+      targets: links.url('/api_v1/targets/'),
+      statuses: links.url('/api_v1/statuses/'),
+      services: links.url('/api_v1/services/'),
+      docs: links.url('/api/docs'),
     };
   }
 }

@@ -43,7 +43,7 @@ export class ServicesController {
   private present(request: Request, service: ServiceDescription): ServiceSummary {
     const link = (name: string, path: string, method: Link['method']): Link => ({
       name,
-      link: this.links.url(request, path),
+      link: this.links.for(request).url(path),
       method,
     });
     return {

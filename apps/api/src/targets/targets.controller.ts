@@ -21,7 +21,7 @@ export class TargetsController {
   @ApiOkResponse({ type: [TargetDto] })
   list(@Req() request: Request) {
     return this.registry.targets.map((target) =>
-      presentTarget(target, targetLinks(this.links, request, target, 'collection')),
+      presentTarget(target, targetLinks(this.links.for(request), target, 'collection')),
     );
   }
 
@@ -32,6 +32,6 @@ export class TargetsController {
   detail(@Req() request: Request, @Param('targetName') targetName: string) {
     const target = this.registry.find(targetName);
     if (!target) throw ServiceError.notFound(`PresQT Error: Invalid Target Name '${targetName}'`);
-    return presentTarget(target, targetLinks(this.links, request, target, 'detail'));
+    return presentTarget(target, targetLinks(this.links.for(request), target, 'detail'));
   }
 }

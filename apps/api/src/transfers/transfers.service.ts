@@ -1,43 +1,41 @@
 import { Injectable } from '@nestjs/common';
-import type { Request } from 'express';
 import { ServiceError } from '@app/common';
 import { AppConfig } from '@app/config';
-import { ticketFor, TokenCipher, type TransferPayload } from '@app/jobs';
-import { parseEmailOptIn } from '@app/mail';
+import { ticketFor, TokenCipher, type KeywordAction, type TransferPayload } from '@app/jobs';
 import { TargetsRegistry, type Target } from '@app/targets';
-import { duplicateAction, keywordAction, requiredHeader } from '../common/job-headers';
-import { LinkBuilder } from '../common/link-builder';
+import type { Links } from '../common/link-builder';
 import { requireContainer } from '../common/require-container';
-import { strictValidation } from '../common/validation.pipe';
-import { DESTINATION_TOKEN, SOURCE_TOKEN } from '../common/required-header.decorator';
 import { JobStarter } from '../jobs/job-starter.service';
-import { TransferBodyDto } from './transfer-body.dto';
+import type { TransferBodyDto } from './transfer-body.dto';
+
+/** A transfer start as the controller read it: headers checked, body validated. */
+export interface TransferRequest {
+  destinationName: string;
+  /** the container to transfer into; null for a new top-level resource */
+  containerId: string | null;
+  sourceToken: string;
+  destinationToken: string;
+  duplicate: TransferPayload['duplicate'];
+  keywordAction: KeywordAction;
+  email: string | null;
+  body: TransferBodyDto;
+}
 
 @Injectable()
 export class TransfersService {
   constructor(
     private readonly registry: TargetsRegistry,
-    private readonly links: LinkBuilder,
     private readonly config: AppConfig,
     private readonly jobs: JobStarter,
     private readonly cipher: TokenCipher,
   ) {}
 
   /**
-   * Starts a transfer into `destinationName` (into `containerId`, or as a new top-level resource) after every
-   * check of api.md's Errors section that can be made before the 202 (decision 10).
+   * Starts a transfer into its destination (into `containerId`, or as a new top-level resource) after every
+   * check that can be made before the 202 (decision 10).
    */
-  async start(request: Request, destinationName: string, containerId: string | null, rawBody: unknown) {
-    const destinationToken = requiredHeader(request, DESTINATION_TOKEN);
-    const sourceToken = requiredHeader(request, SOURCE_TOKEN);
-    const duplicate = duplicateAction(request);
-    const keywords = keywordAction(request);
-    const email = parseEmailOptIn(request.header('presqt-email-opt-in'));
-    const body = (await strictValidation('body field').transform(rawBody ?? {}, {
-      type: 'body',
-      metatype: TransferBodyDto,
-    })) as TransferBodyDto;
-
+  async start(links: Links, transfer: TransferRequest) {
+    const { destinationName, containerId, sourceToken, destinationToken, body } = transfer;
     const destination = this.registry.require(destinationName);
     const source = this.registry.require(body.source_target_name);
     source.requireAction('resource_transfer_out');
@@ -65,15 +63,15 @@ export class TransfersService {
         destinationTargetName: destination.name,
         destinationResourceId: containerId,
         destinationToken: this.cipher.encrypt(destinationToken),
-        duplicate,
-        keywordAction: keywords,
+        duplicate: transfer.duplicate,
+        keywordAction: transfer.keywordAction,
         keywords: body.keywords,
-        email,
+        email: transfer.email,
       },
     );
     return {
       message: 'The server is processing the request.',
-      transfer_job: this.links.url(request, '/api_v1/job_status/transfer/'),
+      transfer_job: links.url('/api_v1/job_status/transfer/'),
     };
   }
 }

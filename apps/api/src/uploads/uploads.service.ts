@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Injectable } from '@nestjs/common';
-import type { Request, Response } from 'express';
 import { ServiceError } from '@app/common';
 import { AppConfig } from '@app/config';
 import {
@@ -13,18 +12,27 @@ import {
   UPLOAD_PACKAGE_FILE,
   type UploadPayload,
 } from '@app/jobs';
-import { parseEmailOptIn } from '@app/mail';
 import { TargetsRegistry } from '@app/targets';
-import { duplicateAction, requiredHeader } from '../common/job-headers';
-import { LinkBuilder } from '../common/link-builder';
+import type { Links } from '../common/link-builder';
 import { requireContainer } from '../common/require-container';
-import { DESTINATION_TOKEN } from '../common/required-header.decorator';
 import { IN_PROGRESS_ERROR, JobStarter } from '../jobs/job-starter.service';
 import { checkNamesFor } from './check-names';
 import { inspectPackage } from './inspect-package';
 import { InspectionSlots } from './inspection-slots';
-import { receiveUpload } from './receive-upload';
 import { UploadReservations } from './upload-reservations';
+
+/** An upload start as the controller read it from the request's headers. */
+export interface UploadRequest {
+  targetName: string;
+  /** the container to upload into; null for a new top-level resource */
+  containerId: string | null;
+  token: string;
+  duplicate: UploadPayload['duplicate'];
+  email: string | null;
+}
+
+/** Streams the request's package to `dir/name` (refusing more than `maxBytes`) and answers its path. */
+export type PackageReceiver = (dir: string, name: string, maxBytes: number) => Promise<string>;
 
 @Injectable()
 export class UploadsService {
@@ -32,7 +40,6 @@ export class UploadsService {
 
   constructor(
     private readonly registry: TargetsRegistry,
-    private readonly links: LinkBuilder,
     private readonly config: AppConfig,
     private readonly jobs: JobStarter,
     private readonly store: JobStore,
@@ -47,10 +54,8 @@ export class UploadsService {
    * slot), then the package is received to disk and checked whole (decision 18) before the 202. A refused
    * package leaves nothing behind.
    */
-  async start(request: Request, response: Response, targetName: string, containerId: string | null) {
-    const token = requiredHeader(request, DESTINATION_TOKEN);
-    const duplicate = duplicateAction(request);
-    const email = parseEmailOptIn(request.header('presqt-email-opt-in'));
+  async start(links: Links, upload: UploadRequest, receivePackage: PackageReceiver) {
+    const { targetName, containerId, token, duplicate, email } = upload;
     const target = this.registry.require(targetName);
     target.requireAction('resource_upload');
     const session = await target.connector.open(token);
@@ -65,13 +70,7 @@ export class UploadsService {
 
     const incoming = join(this.config.dataDir, 'uploads', randomUUID());
     try {
-      const file = await receiveUpload(
-        request,
-        response,
-        incoming,
-        UPLOAD_PACKAGE_FILE,
-        this.config.maxUploadBytes,
-      );
+      const file = await receivePackage(incoming, UPLOAD_PACKAGE_FILE, this.config.maxUploadBytes);
       const bag = await this.inspections.run(() =>
         inspectPackage(file, this.config.zipLimits, containerId === null),
       );
@@ -94,7 +93,7 @@ export class UploadsService {
     }
     return {
       message: 'The server is processing the request.',
-      upload_job: this.links.url(request, '/api_v1/job_status/upload/'),
+      upload_job: links.url('/api_v1/job_status/upload/'),
     };
   }
 }
