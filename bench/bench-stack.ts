@@ -1,0 +1,157 @@
+/**
+ * The real API and worker for a bench run, with a Redis of their own, and the jobs run against them: started,
+ * polled to their end, timed, and the worker's memory sampled.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..');
+
+export interface BenchStack {
+  /** the API's base URL */
+  base: string;
+  worker: ChildProcess;
+  stop(): void;
+}
+
+/** Starts Redis, the built API and the worker with `targetsFile`, as `npm run start:*` runs them. */
+export async function startBenchStack(work: string, targetsFile: string): Promise<BenchStack> {
+  const redisPort = await freePort();
+  const redis = spawn('redis-server', ['--port', String(redisPort), '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  });
+  const port = await freePort();
+  const env = {
+    PATH: process.env.PATH ?? '',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+    DATA_DIR: join(work, 'data'),
+    TARGETS_FILE: targetsFile,
+    LOG_LEVEL: 'warn',
+    ...(process.env.HASH_THREADS ? { HASH_THREADS: process.env.HASH_THREADS } : {}),
+    ...(process.env.FILE_TRANSFERS ? { FILE_TRANSFERS: process.env.FILE_TRANSFERS } : {}),
+    // as `npm run start:worker` runs it (README, Memory)
+    MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072',
+  };
+  // as `npm run start:*` runs them (README, Memory); BENCH_NODE_ARGS adds more, e.g.
+  // BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles both processes
+  const nodeArgs = [
+    '--max-semi-space-size=2',
+    ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+  ];
+  const start = (app: string) =>
+    spawn(process.execPath, [...nodeArgs, join(ROOT, `dist/apps/${app}/main.js`)], { env, stdio: 'ignore' });
+  const api = start('api');
+  const worker = start('worker');
+  const stop = () => [api, worker, redis].forEach((child) => child.kill('SIGTERM'));
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor(async () => (await fetch(`${base}/api_v1/`).catch(() => null))?.ok === true);
+  } catch (error) {
+    stop();
+    throw error;
+  }
+  // the worker connects to its queues a little after the API answers
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  return { base, worker, stop };
+}
+
+export interface JobRun {
+  seconds: number;
+  acceptMs: number;
+  peakRssMiB: number;
+  /** the job's finished status body */
+  result: Record<string, unknown>;
+}
+
+/** Starts a job, polls it to its end, and times it, sampling the worker's memory. */
+export async function runJob(
+  base: string,
+  start: { path: string; method: string; body?: string },
+  headers: Record<string, string>,
+  status: { path: string; headers: Record<string, string> },
+  worker: ChildProcess,
+): Promise<JobRun> {
+  let peak = 0;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(worker.pid!))), 50);
+  try {
+    const started = performance.now();
+    const response = await fetch(`${base}${start.path}`, { method: start.method, headers, body: start.body });
+    const acceptMs = performance.now() - started;
+    if (response.status !== 202)
+      throw new Error(`${start.method} ${start.path}: ${response.status} ${await response.text()}`);
+    for (;;) {
+      const answer = await fetch(`${base}${status.path}`, { headers: status.headers });
+      if (answer.status === 200) {
+        const result = (await answer.json()) as Record<string, unknown>;
+        const seconds = (performance.now() - started) / 1000;
+        return {
+          seconds,
+          acceptMs: Math.round(acceptMs),
+          peakRssMiB: Math.max(peak, rssMiB(worker.pid!)),
+          result,
+        };
+      }
+      if (answer.status !== 202) throw new Error(`${status.path}: ${answer.status} ${await answer.text()}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+/** A transfer of `id` from one target to another as a new project; with the id of what it made. */
+export async function runTransfer(
+  base: string,
+  worker: ChildProcess,
+  from: string,
+  to: string,
+  id: string,
+  [sourceToken, destinationToken]: [string, string],
+): Promise<JobRun & { destinationId: string }> {
+  const tokens = { 'presqt-source-token': sourceToken, 'presqt-destination-token': destinationToken };
+  const run = await runJob(
+    base,
+    {
+      path: `/api_v1/targets/${to}/resources/`,
+      method: 'POST',
+      body: JSON.stringify({ source_target_name: from, source_resource_id: id, keywords: [] }),
+    },
+    {
+      ...tokens,
+      'presqt-file-duplicate-action': 'ignore',
+      'presqt-keyword-action': 'none',
+      'presqt-email-opt-in': '',
+      'content-type': 'application/json',
+    },
+    { path: '/api_v1/job_status/transfer/', headers: tokens },
+    worker,
+  );
+  return { ...run, destinationId: String(run.result.destination_resource_id) };
+}
+
+export function rssMiB(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Math.round(Number(match[1]) / 1024) : 0;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('the API did not start');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
