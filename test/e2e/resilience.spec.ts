@@ -246,7 +246,7 @@ describe('jobs across killed workers', () => {
     const redis = new Redis(stack.env.REDIS_URL);
     const ticket = ticketFor(SECRET_KEY, 'ghost-token');
     const store = new JobStore(redis, stack.env.REDIS_PREFIX, 3600);
-    const record = await store.start('download', ticket, 'Download is being processed on the server.');
+    const record = await store.start('download', ticket);
     expect(record).not.toBeNull();
     const ghost = { 'presqt-source-token': 'ghost-token' };
     const failed = await pollUntil(

@@ -46,12 +46,7 @@ describe('API services without HTTP', () => {
   beforeEach(() => {
     started = [];
     jobs = {
-      start: (
-        kind: JobKind,
-        _ticket: string,
-        _message: string,
-        payload: Omit<JobPayload, 'ticket' | 'runId'>,
-      ) => {
+      start: (kind: JobKind, _ticket: string, payload: Omit<JobPayload, 'ticket' | 'runId'>) => {
         started.push({ kind, payload });
         return Promise.resolve({});
       },

@@ -1,6 +1,6 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, type Type } from '@nestjs/common';
 import { AppConfig, ConfigModule } from '@app/config';
-import { JobsModule } from '@app/jobs';
+import { JobsModule, type JobKind } from '@app/jobs';
 import { KeywordsModule } from '@app/keywords';
 import { Mailer } from '@app/mail';
 import { TargetsModule, TargetsRegistry } from '@app/targets';
@@ -11,6 +11,13 @@ import { JobJanitor } from './jobs/job-janitor';
 import { JOB_HANDLERS, type JobHandler } from './jobs/job-handler';
 import { JobRunner, outboxDir } from './jobs/job-runner';
 import { QueueReadiness } from './queue-readiness';
+
+/** The handler of each kind of job: a kind without one does not compile. */
+const HANDLERS: { [K in JobKind]: Type<JobHandler<K>> } = {
+  download: DownloadJob,
+  upload: UploadJob,
+  transfer: TransferJob,
+};
 
 @Module({})
 export class WorkerModule {
@@ -25,12 +32,10 @@ export class WorkerModule {
       ],
       providers: [
         QueueReadiness,
-        DownloadJob,
-        TransferJob,
-        UploadJob,
+        ...Object.values(HANDLERS),
         {
           provide: JOB_HANDLERS,
-          inject: [DownloadJob, TransferJob, UploadJob],
+          inject: Object.values(HANDLERS),
           useFactory: (...handlers: JobHandler[]) => handlers,
         },
         {

@@ -1,3 +1,4 @@
+export * from './job-kinds';
 export * from './queues';
 export * from './tickets';
 export * from './job-record';

@@ -1,4 +1,4 @@
-import type { JobKind } from './queues';
+import type { JobKind, ResultOf } from './job-kinds';
 
 export type JobStatus = 'in_progress' | 'finished' | 'failed' | 'cancelled';
 
@@ -9,9 +9,9 @@ export interface JobProgress {
   bytes_finished: number;
 }
 
-/** One job as the store keeps it. `result` holds the kind's result fields (zip_name, failed_fixity, ...). */
-export interface JobRecord extends JobProgress {
-  kind: JobKind;
+/** One job as the store keeps it; `result` holds the kind's result fields, all of them once finished. */
+export interface JobRecord<K extends JobKind = JobKind> extends JobProgress {
+  kind: K;
   ticket: string;
   /** a new id for every start, so a late worker of an earlier run can never touch a newer one */
   run_id: string;
@@ -20,7 +20,7 @@ export interface JobRecord extends JobProgress {
   status_code: string | number | null;
   message: string;
   job_percentage: number;
-  result: Record<string, unknown>;
+  result: Partial<ResultOf<K>>;
   created_at: string;
   ended_at: string | null;
 }

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
 import type { JobProgress, JobRecord, JobStatus } from './job-record';
-import type { JobKind } from './queues';
+import {
+  cancelledMessage,
+  JOB_KIND_DESCRIPTIONS,
+  startedMessage,
+  type JobKind,
+  type ResultOf,
+} from './job-kinds';
 import { isRedisUnavailable } from './redis-unavailable';
 
 /** Starts a run unless one is in progress: the one-job-per-kind-per-user rule, atomic in Redis (decision 9). */
@@ -46,7 +52,7 @@ redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
 return 1`;
 
 export type JobEnd =
-  | { status: 'finished'; message: string; result: Record<string, unknown> }
+  | { status: 'finished'; message: string; result: ResultOf<JobKind> }
   | { status: 'failed'; statusCode: number; message: string }
   | { status: 'cancelled'; message: string };
 
@@ -80,25 +86,20 @@ export class JobStore {
   ) {}
 
   /** Starts a new run; null when the user already has this kind of job in progress. */
-  async start(
-    kind: JobKind,
-    ticket: string,
-    message: string,
-    result: Record<string, unknown> = {},
-  ): Promise<JobRecord | null> {
-    const record: JobRecord = {
+  async start<K extends JobKind>(kind: K, ticket: string): Promise<JobRecord<K> | null> {
+    const record: JobRecord<K> = {
       kind,
       ticket,
       run_id: randomUUID(),
       status: 'in_progress',
       status_code: null,
-      message,
+      message: startedMessage(kind),
       job_percentage: 0,
       files_total: 0,
       files_finished: 0,
       bytes_total: 0,
       bytes_finished: 0,
-      result,
+      result: JOB_KIND_DESCRIPTIONS[kind].openingResult(ticket),
       created_at: new Date().toISOString(),
       ended_at: null,
     };
@@ -113,9 +114,9 @@ export class JobStore {
     }
   }
 
-  async get(kind: JobKind, ticket: string): Promise<JobRecord | null> {
+  async get<K extends JobKind>(kind: K, ticket: string): Promise<JobRecord<K> | null> {
     const fields = await this.redis.hgetall(this.keys(kind, ticket)[0]);
-    return fields.run_id ? fromFields(fields) : null;
+    return fields.run_id ? (fromFields(fields) as JobRecord<K>) : null;
   }
 
   /**
@@ -170,14 +171,13 @@ export class JobStore {
    * Cancels the user's run if it is in progress (decision 12): the record reads as cancelled at once, and the
    * worker running it notices within a second. Answers the record after the attempt.
    */
-  async cancel(
-    kind: JobKind,
+  async cancel<K extends JobKind>(
+    kind: K,
     ticket: string,
-    message: string,
-  ): Promise<{ cancelled: boolean; record: JobRecord | null }> {
+  ): Promise<{ cancelled: boolean; record: JobRecord<K> | null }> {
     const current = await this.get(kind, ticket);
     if (!current) return { cancelled: false, record: null };
-    const cancelled = await this.end(current, { status: 'cancelled', message });
+    const cancelled = await this.end(current, { status: 'cancelled', message: cancelledMessage(kind) });
     return { cancelled, record: await this.get(kind, ticket) };
   }
 
@@ -235,7 +235,7 @@ function fromFields(fields: Record<string, string>): JobRecord {
     files_finished: number('files_finished'),
     bytes_total: number('bytes_total'),
     bytes_finished: number('bytes_finished'),
-    result: JSON.parse(fields.result ?? '{}') as Record<string, unknown>,
+    result: JSON.parse(fields.result ?? '{}') as JobRecord['result'],
     created_at: fields.created_at ?? '',
     ended_at: fields.ended_at || null,
   };

@@ -3,9 +3,7 @@ import type { DynamicModule } from '@nestjs/common';
 import type { RedisOptions } from 'ioredis';
 import type { AppConfig } from '@app/config';
 
-/** The kinds of asynchronous job; each has its own Bull queue. */
-export const JOB_KINDS = ['download', 'upload', 'transfer'] as const;
-export type JobKind = (typeof JOB_KINDS)[number];
+import { JOB_KINDS } from './job-kinds';
 
 /**
  * Bull's timings, so that a job whose worker died is taken over within `jobLockMs`: the dead worker's last

@@ -1,4 +1,5 @@
-export type JobKind = 'download' | 'upload' | 'transfer';
+import { JOB_KIND_DESCRIPTIONS, type JobKind } from '@app/jobs';
+
 export type JobEndStatus = 'finished' | 'failed' | 'cancelled';
 
 export interface JobEndedInfo {
@@ -17,7 +18,6 @@ export interface MailContent {
   text: string;
 }
 
-const KIND_TITLE: Record<JobKind, string> = { download: 'Download', upload: 'Upload', transfer: 'Transfer' };
 const STATUS_TITLE: Record<JobEndStatus, string> = {
   finished: 'Complete',
   failed: 'Failed',
@@ -35,7 +35,7 @@ const STATUS_PHRASE: Record<JobEndStatus, string> = {
  * (e.g. in `message` or in `link`).
  */
 export function jobEndedMessage(info: JobEndedInfo): MailContent {
-  const subject = `PresQT ${KIND_TITLE[info.kind]} ${STATUS_TITLE[info.status]}`;
+  const subject = `PresQT ${JOB_KIND_DESCRIPTIONS[info.kind].title} ${STATUS_TITLE[info.status]}`;
   const lines = [`Your PresQT ${info.kind} ${STATUS_PHRASE[info.status]}.`, '', `Message: ${info.message}`];
   if (info.failedFixity.length > 0) {
     lines.push('', 'Files that failed the fixity check:', ...info.failedFixity.map((path) => `  - ${path}`));

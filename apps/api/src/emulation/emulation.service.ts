@@ -77,7 +77,7 @@ export class EmulationService {
   }
 
   /** The download run whose zip the holder of this emulation token may fetch, once. */
-  async redeem(ticket: string, emulationToken: string): Promise<JobRecord> {
+  async redeem(ticket: string, emulationToken: string): Promise<JobRecord<'download'>> {
     const record = await this.jobs.get('download', ticket);
     if (!record) throw ServiceError.notFound(`PresQT Error: Invalid ticket number, '${ticket}'.`);
     const runId = await this.store.redeem(ticket, emulationToken);
@@ -110,7 +110,7 @@ export class EmulationService {
     return state;
   }
 
-  private async finishedDownload(ticket: string): Promise<JobRecord> {
+  private async finishedDownload(ticket: string): Promise<JobRecord<'download'>> {
     const record = await this.jobs.get('download', ticket);
     if (!record) throw ServiceError.notFound(NO_DOWNLOAD);
     if (record.status === 'in_progress') {

@@ -10,14 +10,16 @@ import type { JobRecord } from '@app/jobs';
 /** The finished zip of a download run, where the worker left it; 404 once it is gone. */
 export async function downloadZip(
   config: AppConfig,
-  record: JobRecord,
+  record: JobRecord<'download'>,
 ): Promise<{ path: string; name: string; size: number }> {
-  const name = String(record.result.zip_name);
+  const gone = () => ServiceError.notFound('PresQT Error: the zip of this download is no longer available.');
+  const name = record.result.zip_name;
+  if (name === undefined) throw gone();
   const path = join(config.jobDir(record.kind, record.ticket, record.run_id), name);
   const size = await stat(path).then(
     (stats) => stats.size,
     () => {
-      throw ServiceError.notFound('PresQT Error: the zip of this download is no longer available.');
+      throw gone();
     },
   );
   return { path, name, size };
@@ -26,7 +28,7 @@ export async function downloadZip(
 /** Streams a download's zip from disk as an `application/zip` attachment named after it. */
 export async function sendDownloadZip(
   config: AppConfig,
-  record: JobRecord,
+  record: JobRecord<'download'>,
   response: Response,
 ): Promise<void> {
   const zip = await downloadZip(config, record);

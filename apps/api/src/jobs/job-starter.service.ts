@@ -3,7 +3,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import type { Queue } from 'bull';
 import { ServiceError } from '@app/common';
-import { JOB_KINDS, JobStore, type JobKind, type JobPayload, type JobRecord } from '@app/jobs';
+import { JOB_KINDS, JobStore, type JobKind, type JobRecord, type PayloadOf } from '@app/jobs';
 
 export const IN_PROGRESS_ERROR = 'User currently has processes in progress.';
 
@@ -27,15 +27,13 @@ export class JobStarter implements OnModuleInit {
    * `prepare` runs once the slot is claimed and before the job is queued (to hand files to the worker). If
    * either fails, the run ends as failed, so the slot is never left taken.
    */
-  async start<P extends JobPayload>(
-    kind: JobKind,
+  async start<K extends JobKind>(
+    kind: K,
     ticket: string,
-    message: string,
-    payload: Omit<P, 'ticket' | 'runId'>,
-    prepare?: (record: JobRecord) => Promise<void>,
-  ): Promise<JobRecord> {
-    const initial = kind === 'download' ? { ticket_number: ticket } : {};
-    const record = await this.store.start(kind, ticket, message, initial);
+    payload: Omit<PayloadOf<K>, 'ticket' | 'runId'>,
+    prepare?: (record: JobRecord<K>) => Promise<void>,
+  ): Promise<JobRecord<K>> {
+    const record = await this.store.start(kind, ticket);
     if (!record) throw ServiceError.badRequest(IN_PROGRESS_ERROR);
     try {
       await prepare?.(record);

@@ -3,24 +3,26 @@ import { ApiHeader, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs
 import type { Request, Response } from 'express';
 import { ServiceError } from '@app/common';
 import { AppConfig } from '@app/config';
-import { JobStore, jobStatusResponse, ticketFor, type JobKind } from '@app/jobs';
+import {
+  isJobKind,
+  JOB_KIND_DESCRIPTIONS,
+  JOB_KINDS,
+  JobStore,
+  jobStatusResponse,
+  ticketFor,
+  cancelledMessage,
+  type JobKind,
+} from '@app/jobs';
 import { ApiErrors } from '../common/dto/error.dto';
 import { requiredHeader } from '../common/job-headers';
 import { DESTINATION_TOKEN, SOURCE_TOKEN } from '../common/required-header.decorator';
 import { sendDownloadZip } from './download-zip';
 
-const CANCELLED_MESSAGE: Record<JobKind, string> = {
-  download: 'Download was cancelled by the user.',
-  upload: 'Upload was cancelled by the user.',
-  transfer: 'Transfer was cancelled by the user.',
-};
-
-/** The token headers that identify each kind of job (decision 8). */
-const TOKEN_HEADERS: Record<JobKind, string[]> = {
-  download: [SOURCE_TOKEN],
-  upload: [DESTINATION_TOKEN],
-  transfer: [SOURCE_TOKEN, DESTINATION_TOKEN],
-};
+/** Each kind, and each kind with each of its formats (`download.zip`). */
+const STATUS_ACTIONS = JOB_KINDS.flatMap((kind) => [
+  kind,
+  ...JOB_KIND_DESCRIPTIONS[kind].formats.map((format) => `${kind}.${format}`),
+]);
 
 @ApiTags('jobs')
 @Controller('api_v1/job_status')
@@ -37,7 +39,7 @@ export class JobStatusController {
       'The job is found by the token header(s) that started it. `download.zip` answers the zip itself once the ' +
       'download has finished.',
   })
-  @ApiParam({ name: 'action', enum: ['download', 'download.json', 'download.zip', 'upload', 'transfer'] })
+  @ApiParam({ name: 'action', enum: STATUS_ACTIONS })
   @ApiHeader({ name: SOURCE_TOKEN, required: false, description: 'download and transfer' })
   @ApiHeader({ name: DESTINATION_TOKEN, required: false, description: 'upload and transfer' })
   @ApiResponse({ status: 200, description: 'finished: the result fields, or the zip for download.zip' })
@@ -55,19 +57,18 @@ export class JobStatusController {
     @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
-    const { kind, format } = parseAction(action, ['json', 'zip']);
-    const record = await this.find(kind, request);
-    const { httpStatus, body } = jobStatusResponse(record);
-    if (format === 'zip' && record.status === 'finished') {
-      await sendDownloadZip(this.config, record, response);
-      return;
+    const { kind, format } = parseAction(action);
+    if (format === 'zip') {
+      const download = await this.find('download', request);
+      if (download.status === 'finished') return sendDownloadZip(this.config, download, response);
     }
+    const { httpStatus, body } = jobStatusResponse(await this.find(kind, request));
     response.status(httpStatus).json(body);
   }
 
   @Patch(':action')
   @ApiOperation({ summary: 'Cancel a job: download, upload or transfer' })
-  @ApiParam({ name: 'action', enum: ['download', 'upload', 'transfer'] })
+  @ApiParam({ name: 'action', enum: JOB_KINDS })
   @ApiHeader({ name: SOURCE_TOKEN, required: false, description: 'download and transfer' })
   @ApiHeader({ name: DESTINATION_TOKEN, required: false, description: 'upload and transfer' })
   @ApiResponse({ status: 200, description: 'cancelled: {status_code: "499", message}' })
@@ -78,18 +79,20 @@ export class JobStatusController {
     @Req() request: Request,
     @Res() response: Response,
   ): Promise<void> {
-    const { kind } = parseAction(action, ['json']);
+    const { kind, format } = parseAction(action);
+    // a cancel takes the plain kind; `download.json` is accepted as the status path's twin
+    if (format === 'zip') throw invalidFormat(format);
     const ticket = this.ticketOf(kind, request);
-    const { cancelled, record } = await this.store.cancel(kind, ticket, CANCELLED_MESSAGE[kind]);
+    const { cancelled, record } = await this.store.cancel(kind, ticket);
     if (!record) throw invalidTicket(ticket);
     if (cancelled) {
-      response.status(200).json({ status_code: '499', message: CANCELLED_MESSAGE[kind] });
+      response.status(200).json({ status_code: '499', message: cancelledMessage(kind) });
       return;
     }
     response.status(406).json(jobStatusResponse(record).body);
   }
 
-  private async find(kind: JobKind, request: Request) {
+  private async find<K extends JobKind>(kind: K, request: Request) {
     const ticket = this.ticketOf(kind, request);
     const record = await this.store.get(kind, ticket);
     if (!record) throw invalidTicket(ticket);
@@ -97,7 +100,7 @@ export class JobStatusController {
   }
 
   private ticketOf(kind: JobKind, request: Request): string {
-    const tokens = TOKEN_HEADERS[kind].map((name) => requiredHeader(request, name));
+    const tokens = JOB_KIND_DESCRIPTIONS[kind].tokenHeaders.map((name) => requiredHeader(request, name));
     return ticketFor(this.config.secretKey, ...tokens);
   }
 }
@@ -106,21 +109,20 @@ function invalidTicket(ticket: string): ServiceError {
   return ServiceError.notFound(`PresQT Error: Invalid ticket number, '${ticket}'.`);
 }
 
-/** `download.json` → download + json; only download has formats, and only json or zip. */
-function parseAction(
-  action: string,
-  formats: readonly string[],
-): { kind: JobKind; format: string | undefined } {
-  const [kind, format, ...rest] = action.split('.');
-  if (kind !== 'download' && kind !== 'upload' && kind !== 'transfer') {
+/** `download.json` → download + json; a format must be one of the kind's. */
+function parseAction(action: string): { kind: JobKind; format: string | undefined } {
+  const [kind = '', format, ...rest] = action.split('.');
+  if (!isJobKind(kind)) {
     throw ServiceError.badRequest(
-      `PresQT Error: '${action}' is not a valid action. Use download, upload or transfer.`,
+      `PresQT Error: '${action}' is not a valid action. Use ${JOB_KINDS.join(', ')}.`,
     );
   }
-  if (rest.length > 0 || (format !== undefined && (kind !== 'download' || !formats.includes(format)))) {
-    throw ServiceError.badRequest(
-      `PresQT Error: ${format ?? action} is not a valid format for this endpoint.`,
-    );
+  if (rest.length > 0 || (format !== undefined && !JOB_KIND_DESCRIPTIONS[kind].formats.includes(format))) {
+    throw invalidFormat(format ?? action);
   }
   return { kind, format };
+}
+
+function invalidFormat(format: string): ServiceError {
+  return ServiceError.badRequest(`PresQT Error: ${format} is not a valid format for this endpoint.`);
 }

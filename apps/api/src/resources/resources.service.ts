@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ServiceError } from '@app/common';
 import { SEARCH_FILTERS, type CollectionQuery } from '@app/connectors';
 import { AppConfig } from '@app/config';
-import { ticketFor, TokenCipher, type DownloadPayload } from '@app/jobs';
+import { ticketFor, TokenCipher } from '@app/jobs';
 import { parseEmailOptIn } from '@app/mail';
 import { TargetsRegistry } from '@app/targets';
 import { JobStarter } from '../jobs/job-starter.service';
@@ -71,7 +71,7 @@ export class ResourcesService {
     const session = await target.connector.open(token);
     await session.getResource(id);
     const ticket = ticketFor(this.config.secretKey, token);
-    await this.jobs.start<DownloadPayload>('download', ticket, 'Download is being processed on the server.', {
+    await this.jobs.start('download', ticket, {
       targetName,
       resourceId: id,
       sourceToken: this.cipher.encrypt(token),

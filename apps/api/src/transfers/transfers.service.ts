@@ -52,23 +52,18 @@ export class TransfersService {
     }
     if (containerId !== null) await requireContainer(to, containerId);
 
-    await this.jobs.start<TransferPayload>(
-      'transfer',
-      ticketFor(this.config.secretKey, sourceToken, destinationToken),
-      'Transfer is being processed on the server.',
-      {
-        sourceTargetName: source.name,
-        sourceResourceId: resource.id,
-        sourceToken: this.cipher.encrypt(sourceToken),
-        destinationTargetName: destination.name,
-        destinationResourceId: containerId,
-        destinationToken: this.cipher.encrypt(destinationToken),
-        duplicate: transfer.duplicate,
-        keywordAction: transfer.keywordAction,
-        keywords: body.keywords,
-        email: transfer.email,
-      },
-    );
+    await this.jobs.start('transfer', ticketFor(this.config.secretKey, sourceToken, destinationToken), {
+      sourceTargetName: source.name,
+      sourceResourceId: resource.id,
+      sourceToken: this.cipher.encrypt(sourceToken),
+      destinationTargetName: destination.name,
+      destinationResourceId: containerId,
+      destinationToken: this.cipher.encrypt(destinationToken),
+      duplicate: transfer.duplicate,
+      keywordAction: transfer.keywordAction,
+      keywords: body.keywords,
+      email: transfer.email,
+    });
     return {
       message: 'The server is processing the request.',
       transfer_job: links.url('/api_v1/job_status/transfer/'),

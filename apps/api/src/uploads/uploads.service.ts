@@ -75,10 +75,9 @@ export class UploadsService {
         inspectPackage(file, this.config.zipLimits, containerId === null),
       );
       checkNamesFor(bag, (name) => target.connector.nameProblem(name));
-      await this.jobs.start<UploadPayload>(
+      await this.jobs.start(
         'upload',
         ticket,
-        'Upload is being processed on the server.',
         { targetName, containerId, destinationToken: this.cipher.encrypt(token), duplicate, email },
         async (record) => {
           const runDir = this.config.jobDir('upload', ticket, record.run_id);

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { ConnectorSession, ResourceWriter } from '@app/connectors';
-import { JobStore, type JobRecord } from '@app/jobs';
+import { JobStore, type JobKind, type JobRecord, type WriteResult } from '@app/jobs';
 import type { JobContext } from './job-context';
 import type { JobOutcome } from './job-handler';
 import type { IngestReport } from './ingest';
@@ -26,8 +26,8 @@ export async function destinationContainer(
   return project.id;
 }
 
-/** The result fields an upload or transfer reports of the files it wrote (api.md, decision 16). */
-export function ingestResult(report: IngestReport, destinationId: string): Record<string, unknown> {
+/** The result fields an upload or transfer reports of the files it wrote (docs/behaviour.md#job-status). */
+export function ingestResult(report: IngestReport, destinationId: string): WriteResult {
   return {
     failed_fixity: report.failedFixity,
     fixity_unverified: report.unverified,
@@ -44,10 +44,10 @@ const logger = new Logger('Destination');
  * job wrote, so the target is left as the job found it (a killed worker is no failure: its job resumes). The
  * outcome can take it back too, should the job turn out to have been cancelled just as it finished.
  */
-export async function writeOrTakeBack(
+export async function writeOrTakeBack<K extends JobKind>(
   writer: ResourceWriter,
-  write: () => Promise<JobOutcome>,
-): Promise<JobOutcome> {
+  write: () => Promise<JobOutcome<K>>,
+): Promise<JobOutcome<K>> {
   const takeBack = async () => writer.abandon?.();
   try {
     return { ...(await write()), takeBack };

@@ -41,7 +41,7 @@ interface ZippedFile {
  * partial zip it left, not from the target.
  */
 @Injectable()
-export class DownloadJob implements JobHandler<DownloadPayload> {
+export class DownloadJob implements JobHandler<'download'> {
   readonly kind = 'download';
 
   constructor(
@@ -51,7 +51,7 @@ export class DownloadJob implements JobHandler<DownloadPayload> {
     private readonly config: AppConfig,
   ) {}
 
-  async run(payload: DownloadPayload, context: JobContext, workDir: string): Promise<JobOutcome> {
+  async run(payload: DownloadPayload, context: JobContext, workDir: string): Promise<JobOutcome<'download'>> {
     const target = this.targets.require(payload.targetName);
     const session = await target.connector.open(this.cipher.decrypt(payload.sourceToken));
     const resource = await session.getResource(payload.resourceId);

@@ -117,7 +117,7 @@ export class JobRunner implements OnApplicationBootstrap {
     if (!payload.email) return;
     const final = await this.store.get(record.kind, record.ticket);
     if (!final || final.run_id !== record.run_id || final.status === 'in_progress') return;
-    const failedFixity = (final.result.failed_fixity as string[] | undefined) ?? [];
+    const failedFixity = final.result.failed_fixity ?? [];
     try {
       await this.mailer.send({
         to: payload.email,

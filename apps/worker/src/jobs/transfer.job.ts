@@ -25,7 +25,7 @@ import { ingest, type IngestFile } from './ingest';
  * (decision 22) and the metadata file merged at the destination. The source is never written to.
  */
 @Injectable()
-export class TransferJob implements JobHandler<TransferPayload> {
+export class TransferJob implements JobHandler<'transfer'> {
   readonly kind = 'transfer';
 
   constructor(
@@ -42,7 +42,7 @@ export class TransferJob implements JobHandler<TransferPayload> {
     await takeBackEarlierRuns(this.store, record, session, payload.destinationResourceId, workDir);
   }
 
-  async run(payload: TransferPayload, context: JobContext, workDir: string): Promise<JobOutcome> {
+  async run(payload: TransferPayload, context: JobContext, workDir: string): Promise<JobOutcome<'transfer'>> {
     const source = this.targets.require(payload.sourceTargetName);
     const destination = this.targets.require(payload.destinationTargetName);
     const from = await source.connector.open(this.cipher.decrypt(payload.sourceToken));

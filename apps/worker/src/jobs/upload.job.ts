@@ -27,7 +27,7 @@ import { fixityMessage } from './fixity';
  * target's own checksum (decision 16). The bag's metadata file is merged, not copied (decision 17).
  */
 @Injectable()
-export class UploadJob implements JobHandler<UploadPayload> {
+export class UploadJob implements JobHandler<'upload'> {
   readonly kind = 'upload';
 
   constructor(
@@ -43,7 +43,7 @@ export class UploadJob implements JobHandler<UploadPayload> {
     await takeBackEarlierRuns(this.store, record, session, payload.containerId, workDir);
   }
 
-  async run(payload: UploadPayload, context: JobContext, workDir: string): Promise<JobOutcome> {
+  async run(payload: UploadPayload, context: JobContext, workDir: string): Promise<JobOutcome<'upload'>> {
     const bag = JSON.parse(await readFile(join(workDir, UPLOAD_BAG_FILE), 'utf8')) as UploadedBag;
     const target = this.targets.require(payload.targetName);
     const session = await target.connector.open(this.cipher.decrypt(payload.destinationToken));

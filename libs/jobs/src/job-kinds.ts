@@ -1,0 +1,94 @@
+import type { DownloadPayload, TransferPayload, UploadPayload } from './job-payloads';
+
+/** The kinds of asynchronous job; each has its own Bull queue and its description below. */
+export const JOB_KINDS = ['download', 'upload', 'transfer'] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+
+export const SOURCE_TOKEN_HEADER = 'presqt-source-token';
+export const DESTINATION_TOKEN_HEADER = 'presqt-destination-token';
+
+/** What every job kind reports of fixity (docs/behaviour.md#fixity). */
+export interface FixityResult {
+  /** paths below the bag's data/ (with a leading `/`) whose checksums disagreed */
+  failed_fixity: string[];
+  /** paths whose target gave no checksum to compare with */
+  fixity_unverified: string[];
+}
+
+export interface DownloadResult extends FixityResult {
+  zip_name: string;
+  ticket_number: string;
+}
+
+/** What an upload or transfer reports of the files it wrote (docs/behaviour.md#duplicates). */
+export interface WriteResult extends FixityResult {
+  resources_ignored: string[];
+  resources_updated: string[];
+  destination_resource_id: string;
+}
+
+export interface TransferResult extends WriteResult {
+  source_resource_id: string;
+  initial_keywords: string[];
+  enhanced_keywords: string[];
+}
+
+/** Each kind's queue payload and the result fields its finished status shows. */
+export interface JobKindTypes {
+  download: { payload: DownloadPayload; result: DownloadResult };
+  upload: { payload: UploadPayload; result: WriteResult };
+  transfer: { payload: TransferPayload; result: TransferResult };
+}
+
+export type PayloadOf<K extends JobKind> = JobKindTypes[K]['payload'];
+export type ResultOf<K extends JobKind> = JobKindTypes[K]['result'];
+
+/** Everything about a kind that the API, the worker and the emails need besides its types. */
+export interface JobKindDescription<K extends JobKind> {
+  /** the kind as a sentence starts it */
+  title: string;
+  /** the headers whose tokens identify the user's job of this kind (docs/behaviour.md#tickets) */
+  tokenHeaders: readonly string[];
+  /** the status formats besides plain JSON: a download's status can answer its zip */
+  formats: readonly string[];
+  /** result fields a run shows from its start */
+  openingResult(ticket: string): Partial<ResultOf<K>>;
+}
+
+const describe = <K extends JobKind>(description: JobKindDescription<K>) => description;
+
+export const JOB_KIND_DESCRIPTIONS: { [K in JobKind]: JobKindDescription<K> } = {
+  download: describe<'download'>({
+    title: 'Download',
+    tokenHeaders: [SOURCE_TOKEN_HEADER],
+    formats: ['json', 'zip'],
+    // the download's start answer carries the ticket too, for the emulation service
+    openingResult: (ticket) => ({ ticket_number: ticket }),
+  }),
+  upload: describe<'upload'>({
+    title: 'Upload',
+    tokenHeaders: [DESTINATION_TOKEN_HEADER],
+    formats: [],
+    openingResult: () => ({}),
+  }),
+  transfer: describe<'transfer'>({
+    title: 'Transfer',
+    tokenHeaders: [SOURCE_TOKEN_HEADER, DESTINATION_TOKEN_HEADER],
+    formats: [],
+    openingResult: () => ({}),
+  }),
+};
+
+export function isJobKind(value: string): value is JobKind {
+  return (JOB_KINDS as readonly string[]).includes(value);
+}
+
+/** The status message of a run just started. */
+export function startedMessage(kind: JobKind): string {
+  return `${JOB_KIND_DESCRIPTIONS[kind].title} is being processed on the server.`;
+}
+
+/** The message of a run the user cancelled. */
+export function cancelledMessage(kind: JobKind): string {
+  return `${JOB_KIND_DESCRIPTIONS[kind].title} was cancelled by the user.`;
+}
