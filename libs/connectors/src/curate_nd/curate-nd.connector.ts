@@ -10,10 +10,10 @@ import type {
   ResourceDetail,
   ResourceSummary,
   ResourceWriter,
-  TargetStatus,
 } from '../connector';
 import { ConnectorError } from '../connector-error';
 import { Upstream } from '../http';
+import { remoteConnector } from '../remote-connector';
 import { CurateNdApi } from './api';
 import { describeRecord } from './detail';
 import { upstreamId } from './ids';
@@ -79,43 +79,31 @@ class CurateNdSession implements ConnectorSession {
   }
 }
 
-class CurateNdConnector implements Connector {
-  readonly hashAlgorithms = ['md5'];
-  /** nothing is written to CurateND; the rule every target shares stands for it */
-  readonly nameProblem = pathSegmentProblem;
-
-  constructor(
-    private readonly upstream: Upstream,
-    private readonly perPage: number,
-    private readonly statusTimeoutMs: number,
-  ) {}
-
-  /**
-   * The token goes in `X-Api-Token` (Api::BaseController#set_current_user!). A search for the user's own
-   * deposits checks it (CurateND refuses `self` without a known token) and names the user: the results carry
-   * their `depositor`.
-   */
-  async open(token: string): Promise<ConnectorSession> {
-    const api = new CurateNdApi(this.upstream.as({ 'x-api-token': token }));
-    const deposits = await api.search({ editor: 'self', depositor: 'self', rows: 1 });
-    const username = firstText(deposits.results[0]?.depositor) ?? UNNAMED_USER;
-    return new CurateNdSession(username, api, this.perPage);
-  }
-
-  /** The public search of one result: cheap, and answered without a token. */
-  status(): Promise<TargetStatus> {
-    return this.upstream.probe('items?rows=1', this.statusTimeoutMs);
-  }
-}
-
 export const curateNdConnector: ConnectorDefinition<CurateNdOptions> = {
   name: 'curate_nd',
   validateOptions,
   create(options: CurateNdOptions, context: ConnectorContext): Connector {
-    return new CurateNdConnector(
-      new Upstream('CurateND', options.api_url ?? DEFAULT_API_URL, context.upstream),
-      options.per_page ?? Math.min(context.perPage, MAX_PER_PAGE),
-      context.statusTimeoutMs,
-    );
+    const upstream = new Upstream('CurateND', options.api_url ?? DEFAULT_API_URL, context.upstream);
+    const perPage = options.per_page ?? Math.min(context.perPage, MAX_PER_PAGE);
+    return remoteConnector({
+      upstream,
+      statusTimeoutMs: context.statusTimeoutMs,
+      hashAlgorithms: ['md5'],
+      // nothing is written to CurateND; the rule every target shares stands for it
+      nameProblem: pathSegmentProblem,
+      // the public search of one result: cheap, and answered without a token
+      probePath: 'items?rows=1',
+      /*
+       * The token goes in `X-Api-Token` (Api::BaseController#set_current_user!). A search for the user's own
+       * deposits checks it (CurateND refuses `self` without a known token) and names the user: the results
+       * carry their `depositor`.
+       */
+      async open(token) {
+        const api = new CurateNdApi(upstream.as({ 'x-api-token': token }));
+        const deposits = await api.search({ editor: 'self', depositor: 'self', rows: 1 });
+        const username = firstText(deposits.results[0]?.depositor) ?? UNNAMED_USER;
+        return new CurateNdSession(username, api, perPage);
+      },
+    });
   },
 };

@@ -1,5 +1,6 @@
 import { bindSession, type SessionOperations } from '../bound-session';
-import type { Connector, ConnectorDefinition, ConnectorSession, TargetStatus } from '../connector';
+import type { ConnectorDefinition } from '../connector';
+import { remoteConnector } from '../remote-connector';
 import { forbiddenAsInvalidToken } from '../connector-error';
 import { Upstream } from '../http';
 import { withZippedFolders } from '../zipped-folders';
@@ -30,34 +31,6 @@ const FIGSHARE_OPERATIONS: SessionOperations<FigshareSessionContext> = {
   setKeywords,
 };
 
-class FigshareConnector implements Connector {
-  /** FigShare computes an md5 of every file it stores (`computed_md5`, https://docs.figshare.com/#private_file) */
-  readonly hashAlgorithms = ['md5'];
-  readonly nameProblem = portableNameProblem;
-
-  constructor(
-    private readonly upstream: Upstream,
-    private readonly perPage: number,
-    private readonly statusTimeoutMs: number,
-  ) {}
-
-  /**
-   * Checks the token by reading the account it belongs to (https://docs.figshare.com/#private_account), which
-   * also names the user. FigShare refuses a token it does not know with 403.
-   */
-  async open(token: string): Promise<ConnectorSession> {
-    const api = new FigshareApi(this.upstream.as({ authorization: `token ${token}` }));
-    const account = await forbiddenAsInvalidToken(api.account());
-    const context = { api, username: userName(account), perPage: this.perPage };
-    return bindSession(context.username, context, FIGSHARE_OPERATIONS);
-  }
-
-  /** Whether the API answers at all: without a token its account endpoint answers 403. */
-  status(): Promise<TargetStatus> {
-    return this.upstream.probe('account', this.statusTimeoutMs);
-  }
-}
-
 export const figshareConnector: ConnectorDefinition<FigshareOptions> = {
   name: 'figshare',
   validateOptions,
@@ -67,7 +40,26 @@ export const figshareConnector: ConnectorDefinition<FigshareOptions> = {
       options.files_url ?? DEFAULT_FILES_URL,
     ]);
     const perPage = options.per_page ?? Math.min(context.perPage, MAX_PAGE_SIZE);
+    const connector = remoteConnector({
+      upstream,
+      statusTimeoutMs: context.statusTimeoutMs,
+      // FigShare computes an md5 of every file it stores (`computed_md5`, https://docs.figshare.com/#private_file)
+      hashAlgorithms: ['md5'],
+      nameProblem: portableNameProblem,
+      // without a token the account endpoint answers 403
+      probePath: 'account',
+      /*
+       * Reading the account the token belongs to (https://docs.figshare.com/#private_account) checks it and
+       * names the user. FigShare refuses a token it does not know with 403.
+       */
+      async open(token) {
+        const api = new FigshareApi(upstream.as({ authorization: `token ${token}` }));
+        const account = await forbiddenAsInvalidToken(api.account());
+        const sessionContext = { api, username: userName(account), perPage };
+        return bindSession(sessionContext.username, sessionContext, FIGSHARE_OPERATIONS);
+      },
+    });
     // FigShare keeps no folders: a resource with folders is kept as one zip of a bag, and unpacked when read
-    return withZippedFolders(new FigshareConnector(upstream, perPage, context.statusTimeoutMs), context);
+    return withZippedFolders(connector, context);
   },
 };

@@ -2,7 +2,6 @@ import { GIT_BLOB_SHA1 } from '@app/fixity';
 import type {
   CollectionPage,
   CollectionQuery,
-  Connector,
   ConnectorDefinition,
   ConnectorSession,
   RemoteFile,
@@ -10,11 +9,11 @@ import type {
   ResourceDetail,
   ResourceSummary,
   ResourceWriter,
-  TargetStatus,
   WriterOptions,
 } from '../connector';
 import { ConnectorError } from '../connector-error';
 import { Upstream } from '../http';
+import { remoteConnector } from '../remote-connector';
 import { GitHubApi, type GitHubRepository } from './github-api';
 import { parseResourceId } from './ids';
 import { listResources } from './listing';
@@ -100,29 +99,6 @@ class GitHubSession implements ConnectorSession {
   }
 }
 
-class GitHubConnector implements Connector {
-  readonly hashAlgorithms = [GIT_BLOB_SHA1];
-  readonly nameProblem = gitNameProblem;
-
-  constructor(
-    private readonly upstream: Upstream,
-    private readonly settings: SessionSettings,
-    private readonly statusTimeoutMs: number,
-  ) {}
-
-  /** Checks the token with `GET /user` (https://docs.github.com/en/rest/users/users#get-the-authenticated-user). */
-  async open(token: string): Promise<ConnectorSession> {
-    if (!HEADER_SAFE.test(token)) throw ConnectorError.invalidToken();
-    const api = new GitHubApi(this.upstream.as({ authorization: `Bearer ${token}` }));
-    return new GitHubSession(await api.login(), api, this.settings);
-  }
-
-  /** `GET /rate_limit` answers without a token and costs no request of the limit (https://docs.github.com/en/rest/rate-limit/rate-limit). */
-  status(): Promise<TargetStatus> {
-    return this.upstream.probe('rate_limit', this.statusTimeoutMs);
-  }
-}
-
 export const githubConnector: ConnectorDefinition<GitHubOptions> = {
   name: 'github',
   validateOptions,
@@ -133,6 +109,19 @@ export const githubConnector: ConnectorDefinition<GitHubOptions> = {
       publicRepositories: options.public ?? false,
       retryBaseMs: context.upstream.retryBaseMs,
     };
-    return new GitHubConnector(upstream, settings, context.statusTimeoutMs);
+    return remoteConnector({
+      upstream,
+      statusTimeoutMs: context.statusTimeoutMs,
+      hashAlgorithms: [GIT_BLOB_SHA1],
+      nameProblem: gitNameProblem,
+      // answers without a token and costs nothing of the rate limit (https://docs.github.com/en/rest/rate-limit/rate-limit)
+      probePath: 'rate_limit',
+      // `GET /user` checks the token (https://docs.github.com/en/rest/users/users#get-the-authenticated-user)
+      async open(token) {
+        if (!HEADER_SAFE.test(token)) throw ConnectorError.invalidToken();
+        const api = new GitHubApi(upstream.as({ authorization: `Bearer ${token}` }));
+        return new GitHubSession(await api.login(), api, settings);
+      },
+    });
   },
 };

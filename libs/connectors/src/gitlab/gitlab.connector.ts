@@ -11,11 +11,11 @@ import type {
   ResourceDetail,
   ResourceSummary,
   ResourceWriter,
-  TargetStatus,
   WriterOptions,
 } from '../connector';
 import { ConnectorError, foundOrNull } from '../connector-error';
 import { Upstream } from '../http';
+import { remoteConnector } from '../remote-connector';
 import { GitlabApi } from './gitlab-api';
 import { decodeId } from './ids';
 import { listResources, projectSummary } from './listing';
@@ -121,43 +121,30 @@ class GitlabSession implements ConnectorSession {
   }
 }
 
-class GitlabConnector implements Connector {
-  readonly hashAlgorithms = ['sha256', GIT_BLOB_SHA1];
-  readonly nameProblem = gitNameProblem;
-
-  constructor(
-    private readonly upstream: Upstream,
-    private readonly settings: SessionSettings,
-    private readonly statusTimeoutMs: number,
-  ) {}
-
-  /** Checks the token with `GET /user` (https://docs.gitlab.com/api/users/#get-the-current-user). */
-  async open(token: string): Promise<ConnectorSession> {
-    if (UNSENDABLE_TOKEN.test(token)) throw ConnectorError.invalidToken();
-    const api = new GitlabApi(this.upstream.as({ 'private-token': token }));
-    const user = await api.currentUser();
-    return new GitlabSession(user.username, api, this.settings);
-  }
-
-  status(): Promise<TargetStatus> {
-    // answers without a token (401 is an answer); https://docs.gitlab.com/api/version/
-    return this.upstream.probe('version', this.statusTimeoutMs);
-  }
-}
-
 export const gitlabConnector: ConnectorDefinition<GitlabOptions> = {
   name: 'gitlab',
   validateOptions,
   create(options: GitlabOptions, context: ConnectorContext): Connector {
     const upstream = new Upstream('GitLab', options.api_url ?? DEFAULT_API_URL, context.upstream);
-    return new GitlabConnector(
+    const settings: SessionSettings = {
+      perPage: options.per_page ?? Math.min(context.perPage, MAX_PER_PAGE),
+      visibility: options.visibility ?? 'private',
+      batchBytes: options.commit_batch_bytes ?? DEFAULT_COMMIT_BATCH_BYTES,
+    };
+    return remoteConnector({
       upstream,
-      {
-        perPage: options.per_page ?? Math.min(context.perPage, MAX_PER_PAGE),
-        visibility: options.visibility ?? 'private',
-        batchBytes: options.commit_batch_bytes ?? DEFAULT_COMMIT_BATCH_BYTES,
+      statusTimeoutMs: context.statusTimeoutMs,
+      hashAlgorithms: ['sha256', GIT_BLOB_SHA1],
+      nameProblem: gitNameProblem,
+      // answers without a token (401 is an answer); https://docs.gitlab.com/api/version/
+      probePath: 'version',
+      // `GET /user` checks the token (https://docs.gitlab.com/api/users/#get-the-current-user)
+      async open(token) {
+        if (UNSENDABLE_TOKEN.test(token)) throw ConnectorError.invalidToken();
+        const api = new GitlabApi(upstream.as({ 'private-token': token }));
+        const user = await api.currentUser();
+        return new GitlabSession(user.username, api, settings);
       },
-      context.statusTimeoutMs,
-    );
+    });
   },
 };

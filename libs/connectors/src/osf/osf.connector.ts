@@ -1,5 +1,6 @@
 import { bindSession, type SessionOperations } from '../bound-session';
-import type { Connector, ConnectorDefinition, ConnectorSession, TargetStatus } from '../connector';
+import type { ConnectorDefinition } from '../connector';
+import { remoteConnector } from '../remote-connector';
 import { Upstream } from '../http';
 import { OsfApi } from './api';
 import { getResource } from './detail';
@@ -23,39 +24,6 @@ const OSF_OPERATIONS: SessionOperations<OsfSessionContext> = {
   setKeywords,
 };
 
-class OsfConnector implements Connector {
-  /** osfstorage keeps both of every file; files of other providers have none */
-  readonly hashAlgorithms = ['sha256', 'md5'];
-  readonly nameProblem = pathSegmentProblem;
-
-  constructor(
-    private readonly upstream: Upstream,
-    private readonly perPage: number,
-    private readonly publicProjects: boolean,
-    private readonly statusTimeoutMs: number,
-  ) {}
-
-  /** Checks the token with `users/me/` (https://developer.osf.io/#operation/users_read): 401 when OSF refuses it. */
-  async open(token: string): Promise<ConnectorSession> {
-    const http = this.upstream.as({ authorization: `Bearer ${token}` });
-    const api = new OsfApi(http);
-    const user = await api.entity<OsfUser>('users/me/');
-    const context: OsfSessionContext = {
-      api,
-      files: new WaterButler(http),
-      user: { id: user.id, fullName: user.attributes.full_name, nodesUrl: related(user, 'nodes') },
-      perPage: this.perPage,
-      publicProjects: this.publicProjects,
-    };
-    return bindSession(context.user.fullName, context, OSF_OPERATIONS);
-  }
-
-  /** Whether the API root answers (https://developer.osf.io/#operation/base_read), without credentials. */
-  status(): Promise<TargetStatus> {
-    return this.upstream.probe('', this.statusTimeoutMs);
-  }
-}
-
 export const osfConnector: ConnectorDefinition<OsfOptions> = {
   name: 'osf',
   validateOptions,
@@ -63,11 +31,28 @@ export const osfConnector: ConnectorDefinition<OsfOptions> = {
     const upstream = new Upstream('OSF', options.api_url ?? DEFAULT_API_URL, context.upstream, [
       options.files_url ?? DEFAULT_FILES_URL,
     ]);
-    return new OsfConnector(
+    return remoteConnector({
       upstream,
-      options.per_page ?? context.perPage,
-      options.public ?? false,
-      context.statusTimeoutMs,
-    );
+      statusTimeoutMs: context.statusTimeoutMs,
+      // osfstorage keeps both of every file; files of other providers have none
+      hashAlgorithms: ['sha256', 'md5'],
+      nameProblem: pathSegmentProblem,
+      // the API root answers without credentials (https://developer.osf.io/#operation/base_read)
+      probePath: '',
+      // `users/me/` checks the token (https://developer.osf.io/#operation/users_read): 401 when OSF refuses it
+      async open(token) {
+        const http = upstream.as({ authorization: `Bearer ${token}` });
+        const api = new OsfApi(http);
+        const user = await api.entity<OsfUser>('users/me/');
+        const sessionContext: OsfSessionContext = {
+          api,
+          files: new WaterButler(http),
+          user: { id: user.id, fullName: user.attributes.full_name, nodesUrl: related(user, 'nodes') },
+          perPage: options.per_page ?? context.perPage,
+          publicProjects: options.public ?? false,
+        };
+        return bindSession(sessionContext.user.fullName, sessionContext, OSF_OPERATIONS);
+      },
+    });
   },
 };
