@@ -32,6 +32,7 @@ export async function startBenchStack(work: string, targetsFile: string): Promis
     TARGETS_FILE: targetsFile,
     LOG_LEVEL: 'warn',
     ...(process.env.HASH_THREADS ? { HASH_THREADS: process.env.HASH_THREADS } : {}),
+    ...(process.env.UV_THREADPOOL_SIZE ? { UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE } : {}),
     ...(process.env.FILE_TRANSFERS ? { FILE_TRANSFERS: process.env.FILE_TRANSFERS } : {}),
     // as `npm run start:worker` runs it (README, Memory)
     MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072',
@@ -138,7 +139,7 @@ export function rssMiB(pid: number): number {
   return match ? Math.round(Number(match[1]) / 1024) : 0;
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const server = createServer();
     server.listen(0, '127.0.0.1', () => {
@@ -148,7 +149,7 @@ function freePort(): Promise<number> {
   });
 }
 
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+export async function waitFor(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error('the API did not start');

@@ -1,0 +1,121 @@
+/**
+ * Listing throughput: `GET /api_v1/targets/{t}/resources/` of the real API (built, with Redis and the worker,
+ * as `npm run up` runs them) beside a bare NestJS endpoint answering the same JSON, at the same connections,
+ * in alternating runs, with autocannon.
+ *
+ *   npm run build && npm run bench:listing
+ *   LISTING_SECONDS=10 LISTING_CONNECTIONS=50 LISTING_ROUNDS=2 LISTING_PROJECTS=20 (the defaults)
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { TARGET_ACTIONS } from '@app/targets/target-entry';
+import { freePort, startBenchStack, waitFor } from '../bench-stack';
+
+const SECONDS = Number(process.env.LISTING_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.LISTING_CONNECTIONS ?? 50);
+const ROUNDS = Number(process.env.LISTING_ROUNDS ?? 2);
+const PROJECTS = Number(process.env.LISTING_PROJECTS ?? 20);
+const TOKEN = 'bench-token';
+const PATH = '/api_v1/targets/bench/resources/';
+
+interface Measure {
+  what: string;
+  requestsPerSecond: number;
+  p99Ms: number;
+  errors: number;
+}
+
+async function main(): Promise<void> {
+  const work = mkdtempSync(join(process.env.BENCH_DIR ?? tmpdir(), 'presqt-listing-'));
+  const stops: (() => void)[] = [];
+  try {
+    const root = join(work, 'root');
+    for (let i = 0; i < PROJECTS; i++)
+      mkdirSync(join(root, 'bench', `Project ${i}`, 'data'), { recursive: true });
+    const targetsFile = join(work, 'targets.json');
+    writeFileSync(targetsFile, JSON.stringify([listingTarget(root)]));
+    const stack = await startBenchStack(work, targetsFile);
+    stops.push(() => stack.stop());
+    const ours = `${stack.base}${PATH}`;
+    const answer = await fetch(ours, { headers: { 'presqt-source-token': TOKEN } });
+    if (answer.status !== 200) throw new Error(`the listing answered ${answer.status}`);
+    const bodyFile = join(work, 'body.json');
+    writeFileSync(bodyFile, await answer.text());
+    const bare = await startBareApp(bodyFile, stops);
+
+    const measures: Measure[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      measures.push(await measure('PresQT listing', ours));
+      measures.push(await measure('bare NestJS, same JSON', `${bare}${PATH}`));
+    }
+    printTable(measures);
+  } finally {
+    for (const stop of stops) stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function listingTarget(root: string) {
+  return {
+    name: 'bench',
+    readable_name: 'bench',
+    status_url: 'file:///',
+    token_url: 'http://localhost/',
+    supported_actions: Object.fromEntries(TARGET_ACTIONS.map((action) => [action, true])),
+    supported_transfer_partners: { transfer_in: [], transfer_out: [] },
+    supported_hash_algorithms: ['md5', 'sha256'],
+    infinite_depth: true,
+    search_parameters: ['title'],
+    connector: 'filesystem',
+    options: { root, tokens: { [TOKEN]: 'bench' } },
+  };
+}
+
+/** Starts the bare app with the node flags `npm run start:api` uses; answers its base URL. */
+async function startBareApp(bodyFile: string, stops: (() => void)[]): Promise<string> {
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    ['--max-semi-space-size=2', '--import', 'tsx', join(__dirname, 'bare-app.ts'), String(port), bodyFile],
+    { stdio: 'ignore', env: { ...process.env, MALLOC_MMAP_THRESHOLD_: '131072' } },
+  );
+  stops.push(() => child.kill('SIGTERM'));
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(async () => (await fetch(`${base}${PATH}`).catch(() => null))?.ok === true);
+  return base;
+}
+
+async function measure(what: string, url: string): Promise<Measure> {
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    headers: { 'presqt-source-token': TOKEN },
+  });
+  return {
+    what,
+    requestsPerSecond: result.requests.average,
+    p99Ms: result.latency.p99,
+    errors: result.errors + result.non2xx,
+  };
+}
+
+function printTable(measures: Measure[]): void {
+  console.log(`\n${PROJECTS} projects, ${CONNECTIONS} connections, ${SECONDS} s a run, alternating:\n`);
+  console.log('| what | requests/s | p99 ms | errors |');
+  console.log('|---|---|---|---|');
+  for (const m of measures) {
+    console.log(`| ${m.what} | ${m.requestsPerSecond.toFixed(0)} | ${m.p99Ms} | ${m.errors} |`);
+  }
+  const average = (what: string) => {
+    const runs = measures.filter((m) => m.what === what);
+    return runs.reduce((sum, m) => sum + m.requestsPerSecond, 0) / runs.length;
+  };
+  const ratio = average('PresQT listing') / average('bare NestJS, same JSON');
+  console.log(`\nPresQT listing / bare NestJS: ${ratio.toFixed(2)}`);
+}
+
+void main();
