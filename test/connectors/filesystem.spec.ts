@@ -467,6 +467,18 @@ describe('filesystem connector', () => {
       });
     });
 
+    it('makes a user directory removed while the process runs again, and refuses one made a file', async () => {
+      await mkdir(root, { recursive: true });
+      const connector = connect();
+      await (await connector.open('alice-token')).createProject('Kept');
+      await rm(join(root, 'alice'), { recursive: true });
+      const again = await connector.open('alice-token');
+      expect((await again.listResources({ page: 1 })).resources).toEqual([]);
+      await rm(join(root, 'alice'), { recursive: true });
+      await write(join(root, 'alice'), 'not a folder');
+      expect(await statusOf(connector.open('alice-token'))).toBe(503);
+    });
+
     it('reports a missing root, a root that is a file, and a seed that cannot be copied', async () => {
       expect(await connect().status()).toEqual({ ok: false, detail: 'The root directory does not exist.' });
       expect(await statusOf(connect().open('alice-token'))).toBe(503);

@@ -1,5 +1,5 @@
 import { hashFile } from '@app/fixity';
-import { constants, createReadStream, open as openCallback, type Stats } from 'node:fs';
+import { constants, createReadStream, open as openCallback, statSync, type Stats } from 'node:fs';
 import { access, cp, lstat, mkdir, mkdtemp, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -231,6 +231,8 @@ class FilesystemConnector implements Connector {
   readonly hashAlgorithms = ['sha256', 'md5'];
   readonly nameProblem = filesystemNameProblem;
   private readonly digests = new DigestCache();
+  /** each user's directory, resolved, once it has been made ready */
+  private readonly userDirs = new Map<string, string>();
   private seeding?: Promise<void>;
 
   constructor(
@@ -244,6 +246,16 @@ class FilesystemConnector implements Connector {
   async open(token: string): Promise<ConnectorSession> {
     const username = this.users.get(sha256Hex(token));
     if (username === undefined) throw ConnectorError.invalidToken();
+    return new FilesystemSession(username, await this.userDir(username), this.perPage, this.digests);
+  }
+
+  /**
+   * The user's directory, made on first use and resolved. Once ready it is only checked to still be a
+   * directory (one synchronous stat), which keeps a listing's cost down to its own reads.
+   */
+  private async userDir(username: string): Promise<string> {
+    const ready = this.userDirs.get(username);
+    if (ready !== undefined && statSync(ready, { throwIfNoEntry: false })?.isDirectory()) return ready;
     const userDir = join(this.root, username);
     try {
       await this.prepareRoot();
@@ -253,8 +265,10 @@ class FilesystemConnector implements Connector {
       });
       const realUserDir = await realpath(userDir);
       if (!(await stat(realUserDir)).isDirectory()) throw unavailable();
-      return new FilesystemSession(username, realUserDir, this.perPage, this.digests);
+      this.userDirs.set(username, realUserDir);
+      return realUserDir;
     } catch {
+      this.userDirs.delete(username);
       throw unavailable();
     }
   }

@@ -1,6 +1,7 @@
 import type { Dirent, Stats } from 'node:fs';
-import { constants } from 'node:fs';
-import { lstat, open, opendir } from 'node:fs/promises';
+import { constants, lstatSync, opendirSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { join } from 'node:path';
 import type { CollectionPage, CollectionQuery, ResourceSummary, SearchFilter } from '../connector';
 import { FTS_METADATA_FILE } from '@app/metadata';
@@ -12,8 +13,8 @@ export const KEYWORDS_FILE = '.presqt-keywords.json';
 const MAX_METADATA_BYTES = 1 << 20;
 
 type PageRequest = CollectionQuery & { perPage: number };
-/** How many entries of one directory are examined at the same time. */
-const CONCURRENCY = 32;
+/** How many entries of one directory are read and examined between two turns of the event loop. */
+const ENTRIES_PER_TURN = 64;
 
 export function summarize(relativePath: string, isDirectory: boolean): ResourceSummary {
   const segments = relativePath.split('/');
@@ -27,28 +28,34 @@ export function summarize(relativePath: string, isDirectory: boolean): ResourceS
   };
 }
 
-/** Streams a directory (never reading it whole) and handles a bounded number of entries at a time. */
+/**
+ * Reads a directory a chunk of entries at a time (never whole) and hands each to `handle`, a chunk at once.
+ * Directory entries and their metadata are read with synchronous calls: on a local disk each takes a few
+ * microseconds, where a round trip through libuv's thread pool costs tens (a listing of 20 projects answered
+ * about 1.8× as many requests a second; README, Benchmarks). Between chunks the event loop gets a turn, so a
+ * huge directory does not hold up other requests.
+ */
 async function forEachEntry(dir: string, handle: (entry: Dirent) => Promise<void>): Promise<void> {
-  let batch: Promise<void>[] = [];
-  for await (const entry of await opendir(dir)) {
-    if (isReserved(entry.name)) continue;
-    batch.push(handle(entry));
-    if (batch.length === CONCURRENCY) {
-      await Promise.all(batch);
-      batch = [];
+  // a larger buffer than the default 32 entries: fewer reads of the directory
+  const directory = opendirSync(dir, { bufferSize: ENTRIES_PER_TURN });
+  try {
+    let entry = directory.readSync();
+    while (entry !== null) {
+      const chunk: Promise<void>[] = [];
+      for (; entry !== null && chunk.length < ENTRIES_PER_TURN; entry = directory.readSync()) {
+        if (!isReserved(entry.name)) chunk.push(handle(entry));
+      }
+      await Promise.all(chunk);
+      if (entry !== null) await nextTurn();
     }
+  } finally {
+    directory.closeSync();
   }
-  await Promise.all(batch);
 }
 
-/** lstat that answers null for an entry removed since its directory was read. */
-async function lstatIfPresent(path: string): Promise<Stats | null> {
-  try {
-    return await lstat(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
+/** lstat that answers null for an entry removed since its directory was read (synchronous: see forEachEntry). */
+function lstatIfPresent(path: string): Stats | null {
+  return lstatSync(path, { throwIfNoEntry: false }) ?? null;
 }
 
 interface Project {
@@ -159,7 +166,7 @@ async function listProjects(userDir: string, query: PageRequest, match?: Matcher
     if (!entry.isDirectory()) return;
     const dir = join(userDir, entry.name);
     if (match && !(await match(dir, entry.name))) return;
-    const stats = await lstatIfPresent(dir);
+    const stats = lstatIfPresent(dir);
     if (!stats?.isDirectory()) return;
     total++;
     top.add({ name: entry.name, mtimeMs: stats.mtimeMs });
@@ -239,7 +246,7 @@ export async function* walkTree(dir: string, base: string): AsyncGenerator<TreeE
     else if (entry.isFile()) files.push(entry.name);
   });
   for (const name of files.sort(byName)) {
-    const stats = await lstatIfPresent(join(dir, name));
+    const stats = lstatIfPresent(join(dir, name));
     if (stats?.isFile()) yield { path: `${base}/${name}`, absolute: join(dir, name), stats };
   }
   for (const name of directories.sort(byName)) yield* walkTree(join(dir, name), `${base}/${name}`);
@@ -261,7 +268,7 @@ export async function measureTree(dir: string): Promise<{ size: number; fileCoun
         const path = join(parent, entry.name);
         if (entry.isDirectory()) pending.push(path);
         if (!entry.isFile()) return;
-        const stats = await lstatIfPresent(path);
+        const stats = lstatIfPresent(path);
         if (!stats?.isFile()) return;
         size += stats.size;
         fileCount++;
