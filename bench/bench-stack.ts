@@ -12,12 +12,13 @@ const ROOT = join(__dirname, '..');
 export interface BenchStack {
   /** the API's base URL */
   base: string;
+  /** the first worker */
   worker: ChildProcess;
   stop(): void;
 }
 
-/** Starts Redis, the built API and the worker with `targetsFile`, as `npm run start:*` runs them. */
-export async function startBenchStack(work: string, targetsFile: string): Promise<BenchStack> {
+/** Starts Redis, the built API and `workers` workers with `targetsFile`, as `npm run start:*` runs them. */
+export async function startBenchStack(work: string, targetsFile: string, workers = 1): Promise<BenchStack> {
   const redisPort = await freePort();
   const redis = spawn('redis-server', ['--port', String(redisPort), '--save', '', '--appendonly', 'no'], {
     stdio: 'ignore',
@@ -46,8 +47,8 @@ export async function startBenchStack(work: string, targetsFile: string): Promis
   const start = (app: string) =>
     spawn(process.execPath, [...nodeArgs, join(ROOT, `dist/apps/${app}/main.js`)], { env, stdio: 'ignore' });
   const api = start('api');
-  const worker = start('worker');
-  const stop = () => [api, worker, redis].forEach((child) => child.kill('SIGTERM'));
+  const workerProcesses = Array.from({ length: workers }, () => start('worker'));
+  const stop = () => [api, ...workerProcesses, redis].forEach((child) => child.kill('SIGTERM'));
   const base = `http://127.0.0.1:${port}`;
   try {
     await waitFor(async () => (await fetch(`${base}/api_v1/`).catch(() => null))?.ok === true);
@@ -57,7 +58,7 @@ export async function startBenchStack(work: string, targetsFile: string): Promis
   }
   // the worker connects to its queues a little after the API answers
   await new Promise((resolve) => setTimeout(resolve, 1000));
-  return { base, worker, stop };
+  return { base, worker: workerProcesses[0], stop };
 }
 
 export interface JobRun {
