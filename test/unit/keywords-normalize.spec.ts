@@ -1,6 +1,6 @@
 import { newTerms, normalizeKeyword, normalizeKeywords, pickTerms } from '@app/keywords';
 
-describe('normalizeKeywords (decision 20)', () => {
+describe('normalizeKeywords', () => {
   it('trims, lower-cases and makes inner white space one space', () => {
     expect(normalizeKeywords(['  Climate Change ', 'MACHINE\tlearning', 'Ocean\n'])).toEqual([
       'climate change',

@@ -1,6 +1,6 @@
 import { ServiceError } from '@app/common';
 
-/** What macOS's Finder adds to the zips it makes; never part of the bag (decision 18). */
+/** What macOS's Finder adds to the zips it makes; never part of the bag (docs/behaviour.md#upload-packages). */
 function isFinderClutter(path: string): boolean {
   return path === '__MACOSX' || path.startsWith('__MACOSX/') || path === '.DS_Store';
 }

@@ -98,7 +98,7 @@ export interface PutFileResult {
   path: string;
   /**
    * Checksums the target reports for the stored file, among the connector's `hashAlgorithms`, to compare with
-   * the bytes sent (decision 16); empty when it reports none.
+   * the bytes sent (docs/behaviour.md#fixity); empty when it reports none.
    */
   hashes: Record<string, string>;
   /**
@@ -132,7 +132,7 @@ export interface WriterOptions {
 export interface ResourceWriter {
   /**
    * Stores a file at `path` (names below the container), making missing folders. An existing file is left
-   * alone with `ignore`, and with `update` replaced only when the content differs (decision 19). Throws
+   * alone with `ignore`, and with `update` replaced only when the content differs (docs/behaviour.md#duplicates). Throws
    * ConnectorError 400 for a name or path the target refuses.
    */
   putFile(path: readonly string[], file: IncomingFile, duplicate: DuplicateAction): Promise<PutFileResult>;

@@ -7,7 +7,7 @@ export function isTopMetadataFile(file: RemoteFile, resourceTitle: string): bool
   return file.path === `${resourceTitle}/${FTS_METADATA_FILE}`;
 }
 
-/** The metadata file's content when it is valid and small enough to merge; null otherwise (decision 17). */
+/** The metadata file's content when it is valid and small enough to merge; null otherwise (docs/behaviour.md#metadata-file). */
 export async function readMetadataFile(file: RemoteFile): Promise<FtsMetadata | null> {
   if (file.size > MAX_FTS_METADATA_BYTES) return null;
   return parseFtsMetadata(await readAll(await file.open()));

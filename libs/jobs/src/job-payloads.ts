@@ -1,4 +1,4 @@
-/** What the API puts on the queues. Tokens are encrypted (decision 26); the rest is not secret. */
+/** What the API puts on the queues. Tokens are encrypted (docs/behaviour.md#tokens); the rest is not secret. */
 interface JobPayloadBase {
   ticket: string;
   runId: string;

@@ -25,7 +25,7 @@ export interface JobRecord<K extends JobKind = JobKind> extends JobProgress {
   ended_at: string | null;
 }
 
-/** What the job-status endpoints answer for a record (decision 11): the HTTP status and the body. */
+/** What the job-status endpoints answer for a record (docs/behaviour.md#job-status): the HTTP status and the body. */
 export function jobStatusResponse(record: JobRecord): { httpStatus: number; body: Record<string, unknown> } {
   const progress = {
     files_total: record.files_total,

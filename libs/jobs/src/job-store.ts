@@ -10,7 +10,7 @@ import {
 } from './job-kinds';
 import { isRedisUnavailable } from './redis-unavailable';
 
-/** Starts a run unless one is in progress: the one-job-per-kind-per-user rule, atomic in Redis (decision 9). */
+/** Starts a run unless one is in progress: the one-job-per-kind-per-user rule, atomic in Redis (docs/behaviour.md#one-job-per-kind). */
 const START = `
 if redis.call('HGET', KEYS[1], 'status') == 'in_progress' then return 0 end
 redis.call('DEL', KEYS[1], KEYS[2])
@@ -18,7 +18,7 @@ redis.call('HSET', KEYS[1], unpack(ARGV))
 return 1`;
 
 /**
- * Updates a run that is still in progress. Progress counts never go down (decision 11): a run taken over
+ * Updates a run that is still in progress. Progress counts never go down (docs/behaviour.md#job-status): a run taken over
  * after its worker died counts again from nothing, and shows the count the dead worker reached until it
  * passes it.
  */
@@ -62,7 +62,7 @@ const START_TIMED_OUT: JobEnd = {
   message: 'PresQT Error: the job could not be started: Redis did not answer in time.',
 };
 
-/** The stored fields of each way a run can end (decision 11). */
+/** The stored fields of each way a run can end (docs/behaviour.md#job-status). */
 function endFields(outcome: JobEnd): Record<string, string> {
   switch (outcome.status) {
     case 'finished':
@@ -168,7 +168,7 @@ export class JobStore {
   }
 
   /**
-   * Cancels the user's run if it is in progress (decision 12): the record reads as cancelled at once, and the
+   * Cancels the user's run if it is in progress (docs/behaviour.md#cancel): the record reads as cancelled at once, and the
    * worker running it notices within a second. Answers the record after the attempt.
    */
   async cancel<K extends JobKind>(

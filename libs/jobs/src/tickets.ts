@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } f
 
 /**
  * A job belongs to the user behind its token(s): the ticket is an HMAC of the token(s) under the server's
- * secret (decision 8), so it identifies the user without storing anything that would let someone act as them.
+ * secret (docs/behaviour.md#tickets), so it identifies the user without storing anything that would let someone act as them.
  */
 export function ticketFor(secretKey: string, ...tokens: string[]): string {
   const mac = createHmac('sha256', secretKey);
@@ -13,7 +13,7 @@ export function ticketFor(secretKey: string, ...tokens: string[]): string {
 
 const ALGORITHM = 'aes-256-gcm';
 
-/** Encrypts tokens for queue payloads (decision 26) with a key derived from SECRET_KEY. */
+/** Encrypts tokens for queue payloads (docs/behaviour.md#tokens) with a key derived from SECRET_KEY. */
 export class TokenCipher {
   private readonly key: Buffer;
 

@@ -1,9 +1,9 @@
-/** One keyword as the service stores and compares it (decision 20): trimmed, lower-cased, inner spaces single. */
+/** One keyword as the service stores and compares it (docs/behaviour.md#keywords): trimmed, lower-cased, inner spaces single. */
 export function normalizeKeyword(keyword: string): string {
   return keyword.trim().replace(/\s+/g, ' ').toLowerCase();
 }
 
-/** Keywords normalized, without empties and duplicates, in the order they were first seen (decision 20). */
+/** Keywords normalized, without empties and duplicates, in the order they were first seen (docs/behaviour.md#keywords). */
 export function normalizeKeywords(keywords: readonly string[]): string[] {
   const seen = new Set<string>();
   for (const keyword of keywords) {

@@ -2,7 +2,7 @@ import type { FtsMetadata } from '@app/metadata';
 import { normalizeKeywords } from './normalize-keywords';
 
 /**
- * The keywords of a resource (decision 20): the target's own and its metadata file's `allKeywords`,
+ * The keywords of a resource (docs/behaviour.md#keywords): the target's own and its metadata file's `allKeywords`,
  * normalized, the target's first.
  */
 export function resourceKeywords(own: readonly string[], metadata: FtsMetadata | null): string[] {

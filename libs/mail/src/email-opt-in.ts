@@ -23,7 +23,7 @@ export function isEmailAddress(value: string): boolean {
 }
 
 /**
- * Reads the `presqt-email-opt-in` request header (decision 14): required on download, upload and transfer
+ * Reads the `presqt-email-opt-in` request header (docs/behaviour.md#email): required on download, upload and transfer
  * starts; empty means "no email", otherwise it must hold exactly one address.
  * Returns the trimmed address, or null when the user opted out.
  */

@@ -30,7 +30,7 @@ const STATUS_PHRASE: Record<JobEndStatus, string> = {
 };
 
 /**
- * The notification sent when a job ends (decision 14), whatever the outcome.
+ * The notification sent when a job ends (docs/behaviour.md#email), whatever the outcome.
  * Everything here ends up in a mailbox or an .eml file: callers must never pass tokens or other secrets
  * (e.g. in `message` or in `link`).
  */

@@ -24,7 +24,7 @@ export interface OutgoingMail {
   text: string;
 }
 
-/** Sends job notifications (decision 14): over SMTP when configured, otherwise into an outbox directory. */
+/** Sends job notifications (docs/behaviour.md#email): over SMTP when configured, otherwise into an outbox directory. */
 export class Mailer {
   private readonly from: string;
   private readonly outboxDir: string;

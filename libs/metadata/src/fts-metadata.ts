@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Ajv from 'ajv';
 import schema from './fts-metadata.schema.json';
 
-/** The service's metadata file, kept with every resource it moves (decision 17). */
+/** The service's metadata file, kept with every resource it moves (docs/behaviour.md#metadata-file). */
 export const FTS_METADATA_FILE = 'PRESQT_FTS_METADATA.json';
 /** Larger metadata files are not read for merging (a real one is a few kilobytes). */
 export const MAX_FTS_METADATA_BYTES = 4 << 20;
@@ -54,7 +54,7 @@ export function newAction(fields: Omit<FtsAction, 'id' | 'actionDateTime'>): Fts
   return { id: randomUUID(), actionDateTime: new Date().toISOString(), ...fields };
 }
 
-/** New actions first, then the earlier ones; keywords united (decision 17). */
+/** New actions first, then the earlier ones; keywords united (docs/behaviour.md#metadata-file). */
 export function mergeFtsMetadata(
   existing: FtsMetadata | null,
   actions: FtsAction[],

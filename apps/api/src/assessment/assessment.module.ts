@@ -5,7 +5,7 @@ import { AssessmentService } from './assessment.service';
 import { AssessmentStore } from './assessment.store';
 import { FairshakeClient } from './fairshake.client';
 
-/** The FAIR assessment service (decision 24): rubrics, and assessments kept in Redis and optionally at FAIRshake. */
+/** The FAIR assessment service (docs/behaviour.md#assessment): rubrics, and assessments kept in Redis and optionally at FAIRshake. */
 @Module({
   controllers: [AssessmentController],
   providers: [

@@ -40,7 +40,7 @@ export interface NewAssessment {
 }
 
 /**
- * Assessments and their digital objects in Redis under REDIS_PREFIX (decision 24's embedded store). Like
+ * Assessments and their digital objects in Redis under REDIS_PREFIX (the embedded store of docs/behaviour.md#assessment). Like
  * FAIRshake, a digital object is identified by its URL: every assessment of the same project URL belongs to
  * the same digital object and answers its id, so a project's assessments can be compared over time.
  */

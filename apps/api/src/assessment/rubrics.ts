@@ -1,5 +1,5 @@
 /**
- * The rubrics of decision 24 (`shared/reference/assessment-rubrics.json`). Rubric and metric ids are FAIRshake's
+ * The assessment rubrics (docs/behaviour.md#assessment). Rubric and metric ids are FAIRshake's
  * own, so answers registered there need no mapping.
  */
 export const ANSWER_OPTIONS: Readonly<Record<string, string>> = {

@@ -6,7 +6,7 @@ import { discardRestOfBody } from './http-edges';
 import { RouteTable } from './route-table';
 
 /**
- * The one place that turns errors into `{"error": message}` (decision 2). Unknown routes answer 404 and
+ * The one place that turns errors into `{"error": message}` (docs/behaviour.md#errors). Unknown routes answer 404 and
  * known routes asked with the wrong method 405; a Redis that does not answer gives 503; anything unexpected
  * is logged and answers 500. The rest of a request body nothing read is discarded first, so that the answer
  * reaches a client still sending it.

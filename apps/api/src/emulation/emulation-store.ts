@@ -12,7 +12,7 @@ return 0`;
 
 interface StoredGrant {
   run_id: string;
-  /** sha256 (hex) of the token's secret part: the token itself is never stored (decision 26) */
+  /** sha256 (hex) of the token's secret part: the token itself is never stored (docs/behaviour.md#tokens) */
   verifier_sha256: string;
 }
 

@@ -11,7 +11,7 @@ import { ProposerClient, type ProposalState } from './proposer-client';
 const NO_DOWNLOAD = 'PresQT Error: A resource_download does not exist for this user on the server.';
 
 /**
- * The emulation service (decision 23): hands a user's finished download to the EaaSI environment proposer
+ * The emulation service (docs/behaviour.md#emulation): hands a user's finished download to the EaaSI environment proposer
  * through a single-use link, and relays the proposal task's progress and result.
  */
 @Injectable()
@@ -32,7 +32,7 @@ export class EmulationService {
     }
     const record = await this.finishedDownload(ticket);
     await downloadZip(this.config, record);
-    // the token lives exactly as long as the download's record and zip (decision 13)
+    // the token lives exactly as long as the download's record and zip (docs/behaviour.md#job-files)
     const ttlMs = await this.jobs.expiresInMs('download', ticket);
     if (ttlMs === null) throw ServiceError.notFound(NO_DOWNLOAD);
 

@@ -25,7 +25,7 @@ export type ProposalState =
 export class ProposerClient {
   constructor(private readonly config: AppConfig) {}
 
-  /** The proposer's base URL; 503 when this deployment has none (decision 23). */
+  /** The proposer's base URL; 503 when this deployment has none (docs/behaviour.md#emulation). */
   baseUrl(): string {
     if (!this.config.emulationApiUrl) {
       throw new ServiceError(

@@ -4,7 +4,7 @@ import { mergeFtsMetadata, newAction } from '@app/metadata';
 import { findMetadataFile, writeMetadataFile } from '@app/connectors';
 import { TargetsRegistry } from '@app/targets';
 
-/** Keywords of resources at targets (decision 20) and the keyword enhancement service (decision 21). */
+/** Keywords of resources at targets (docs/behaviour.md#keywords) and the keyword enhancement service (docs/behaviour.md#keywords). */
 @Injectable()
 export class KeywordsService {
   constructor(
@@ -23,7 +23,7 @@ export class KeywordsService {
 
   /**
    * Adds keywords to the resource at the target and to its metadata file, recording the change there as an
-   * action (decision 17); synchronous, answered with 202 as the contract says.
+   * action (docs/behaviour.md#metadata-file); synchronous, answered with 202 as the contract says.
    */
   async add(targetName: string, id: string, token: string, requested: readonly string[]) {
     const target = this.registry.require(targetName);

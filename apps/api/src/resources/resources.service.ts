@@ -55,7 +55,7 @@ export class ResourcesService {
   }
 
   /**
-   * Starts a download after checking everything that can be checked first (decision 10): the headers, the
+   * Starts a download after checking everything that can be checked first (docs/behaviour.md#checks-before-the-202): the headers, the
    * target and its action, the token and the resource at the target, and the user's download slot.
    */
   async startDownload(
@@ -85,7 +85,7 @@ export class ResourcesService {
     };
   }
 
-  /** The one search filter of the query (decision 4); a blank value means no search. */
+  /** The one search filter of the query (docs/behaviour.md#search); a blank value means no search. */
   private searchOf(
     readableName: string,
     supported: readonly string[],

@@ -32,7 +32,7 @@ export class TransfersService {
 
   /**
    * Starts a transfer into its destination (into `containerId`, or as a new top-level resource) after every
-   * check that can be made before the 202 (decision 10).
+   * check that can be made before the 202 (docs/behaviour.md#checks-before-the-202).
    */
   async start(links: Links, transfer: TransferRequest) {
     const { destinationName, containerId, sourceToken, destinationToken, body } = transfer;

@@ -12,7 +12,7 @@ import {
 } from '@app/metadata';
 
 /**
- * Everything the service checks of an uploaded package before the 202 (decision 18): a safe zip within the
+ * Everything the service checks of an uploaded package before the 202 (docs/behaviour.md#upload-packages): a safe zip within the
  * limits, one top-level folder holding a complete, valid bag, and for a new top-level resource exactly one
  * folder (and no files) in data/. Answers what the worker needs to write it.
  */

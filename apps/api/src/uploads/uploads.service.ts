@@ -50,8 +50,8 @@ export class UploadsService {
   }
 
   /**
-   * Starts an upload (decision 10): the cheap checks first (headers, target, token, container, the user's
-   * slot), then the package is received to disk and checked whole (decision 18) before the 202. A refused
+   * Starts an upload (docs/behaviour.md#checks-before-the-202): the cheap checks first (headers, target, token, container, the user's
+   * slot), then the package is received to disk and checked whole (docs/behaviour.md#upload-packages) before the 202. A refused
    * package leaves nothing behind.
    */
   async start(links: Links, upload: UploadRequest, receivePackage: PackageReceiver) {

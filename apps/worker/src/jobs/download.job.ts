@@ -33,9 +33,9 @@ interface ZippedFile {
 }
 
 /**
- * A download: every file of the resource streams from the target into one BagIt zip (decision 15), hashed on
- * the way and checked against the target's own checksums (decision 16), with PRESQT_FTS_METADATA.json as a
- * tag file (decision 17). The zip is written beside its final name and renamed only when complete.
+ * A download: every file of the resource streams from the target into one BagIt zip (docs/behaviour.md#download-bag), hashed on
+ * the way and checked against the target's own checksums (docs/behaviour.md#fixity), with PRESQT_FTS_METADATA.json as a
+ * tag file (docs/behaviour.md#metadata-file). The zip is written beside its final name and renamed only when complete.
  *
  * Each file in the zip is checkpointed; a run resumed after its worker died copies those files from the
  * partial zip it left, not from the target.
@@ -104,7 +104,7 @@ export class DownloadJob implements JobHandler<'download'> {
         }
         let payloadPath = entry.path;
         if (isTopMetadataFile(entry, resource.title)) {
-          // the resource's own metadata file is merged into the new one, not copied (decision 17)
+          // the resource's own metadata file is merged into the new one, not copied (docs/behaviour.md#metadata-file)
           existingMetadata = await readMetadataFile(entry);
           if (existingMetadata) {
             context.fileFinished();

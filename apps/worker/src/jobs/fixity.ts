@@ -1,6 +1,6 @@
 import type { FtsFileEntry } from '@app/metadata';
 
-/** What comparing a file's checksums found (decision 16). */
+/** What comparing a file's checksums found (docs/behaviour.md#fixity). */
 export interface FixityCheck {
   /** a checksum differs */
   failed: boolean;
@@ -39,7 +39,7 @@ export function bothChecks(first: FixityCheck, second: FixityCheck): FixityCheck
   };
 }
 
-/** The final message of a download, upload or transfer, naming fixity problems (decision 16). */
+/** The final message of a download, upload or transfer, naming fixity problems (docs/behaviour.md#fixity). */
 export function fixityMessage(
   action: 'Download' | 'Upload' | 'Transfer',
   report: { failedFixity: readonly string[]; unverified: readonly string[] },

@@ -14,11 +14,11 @@ const LOST_RUN_MESSAGE =
 
 /**
  * Housekeeping any worker may do, every JOB_SWEEP_MS:
- * - removes job files whose record has expired or been replaced (decision 13): a run's files live exactly as
+ * - removes job files whose record has expired or been replaced (docs/behaviour.md#job-files): a run's files live exactly as
  *   long as its record, so no worker needs to remember what it wrote;
  * - removes uploads an API process was receiving when it died (older than a job's lifetime);
  * - fails runs that are in progress but that no queue holds (an API process died between claiming the user's
- *   slot and queueing the job), so that no job stays in progress for ever (decision 9).
+ *   slot and queueing the job), so that no job stays in progress for ever (docs/behaviour.md#one-job-per-kind).
  */
 @Injectable()
 export class JobJanitor implements OnApplicationBootstrap, OnApplicationShutdown {

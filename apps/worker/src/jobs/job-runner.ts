@@ -13,7 +13,7 @@ import { removeRunsExcept } from './run-dirs';
 
 /**
  * Consumes the queues: runs each job through its handler, records how it ended, removes what a cancelled
- * or failed run left behind, and emails the user when they asked for it (decision 14).
+ * or failed run left behind, and emails the user when they asked for it (docs/behaviour.md#email).
  */
 @Injectable()
 export class JobRunner implements OnApplicationBootstrap {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 /**
  * Removes the run directories of one user's jobs of one kind (`<DATA_DIR>/jobs/<kind>/<ticket>/`) except the
- * run their record names: files live exactly as long as their run's record (decision 13).
+ * run their record names: files live exactly as long as their run's record (docs/behaviour.md#job-files).
  */
 export async function removeRunsExcept(ticketDir: string, keep: string | undefined): Promise<void> {
   for (const run of await directories(ticketDir)) {

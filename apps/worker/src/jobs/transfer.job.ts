@@ -22,7 +22,7 @@ import { ingest, type IngestFile } from './ingest';
 /**
  * A transfer: files stream from the source target straight into the destination (no copy on disk), with
  * duplicates handled as asked, fixity checked on both sides, keywords carried as the keyword action says
- * (decision 22) and the metadata file merged at the destination. The source is never written to.
+ * (docs/behaviour.md#transfer-keywords) and the metadata file merged at the destination. The source is never written to.
  */
 @Injectable()
 export class TransferJob implements JobHandler<'transfer'> {
@@ -132,7 +132,7 @@ export class TransferJob implements JobHandler<'transfer'> {
   }
 
   /**
-   * What the keyword action carries to the destination (decision 22): the source's keywords (`initial`) and
+   * What the keyword action carries to the destination (docs/behaviour.md#transfer-keywords): the source's keywords (`initial`) and
    * the new ones (`enhanced`): the request's, and for `automatic` also what the enhancer finds for the
    * source's. `none` carries nothing.
    */

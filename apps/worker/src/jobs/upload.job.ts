@@ -22,9 +22,9 @@ import { destinationContainer, ingestResult, takeBackEarlierRuns, writeOrTakeBac
 import { fixityMessage } from './fixity';
 
 /**
- * An upload: the package the API validated (decision 18) is written file by file from the zip into the
+ * An upload: the package the API validated (docs/behaviour.md#upload-packages) is written file by file from the zip into the
  * target, with duplicates handled as asked and every file checked against the bag's manifest and the
- * target's own checksum (decision 16). The bag's metadata file is merged, not copied (decision 17).
+ * target's own checksum (docs/behaviour.md#fixity). The bag's metadata file is merged, not copied (docs/behaviour.md#metadata-file).
  */
 @Injectable()
 export class UploadJob implements JobHandler<'upload'> {

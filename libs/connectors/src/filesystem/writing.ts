@@ -10,7 +10,7 @@ import { checkPathNames, portableNameProblem } from '../name-rules';
 import { encodeId, isReserved } from './paths';
 
 const COMPARE_ALGORITHM = 'sha256';
-/** Written files are read back and hashed with these (decision 16). */
+/** Written files are read back and hashed with these (docs/behaviour.md#fixity). */
 const STORED_HASHES = ['md5', 'sha256'] as const;
 
 /** The longest name, in bytes, that common filesystems (ext4, XFS, APFS, NTFS in UTF-16 units) hold. */
@@ -88,7 +88,7 @@ export async function putFile(
   try {
     await pipeline(await file.open(), createWriteStream(temporary, { flags: 'wx', mode: 0o644 }));
     if (existing) {
-      // update replaces only a file whose content differs (decision 19)
+      // update replaces only a file whose content differs (docs/behaviour.md#duplicates)
       const [before, after] = await Promise.all([
         hashFile(destination, [COMPARE_ALGORITHM]),
         hashFile(temporary, [COMPARE_ALGORITHM]),

@@ -252,7 +252,7 @@ export class UpstreamClient {
   }
 
   /**
-   * The ConnectorError an unsuccessful answer stands for (api.md): 401 a token the upstream refuses, 403 no
+   * The ConnectorError an unsuccessful answer stands for (docs/behaviour.md#checks-before-the-202): 401 a token the upstream refuses, 403 no
    * access, 404 an unknown resource, 410 gone; a rate limit that lasts, and anything else, name the upstream
    * and what it said. The body is read (a little of it) and released.
    */

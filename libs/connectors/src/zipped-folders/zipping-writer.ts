@@ -26,7 +26,7 @@ const SOFTWARE_AGENT = 'presqt-broker (PresQT API v1)';
  * container, beside the service's metadata file (which stays a plain file, where every tool finds it). Files
  * wait on local disk (the job's staging directory, which survives a crash of the worker) until `commit` packs
  * them, with the files of the container's earlier zip that they do not replace, and stores the zip in place
- * of the earlier one. Duplicates are judged file by file against the earlier zip's manifest (decision 19).
+ * of the earlier one. Duplicates are judged file by file against the earlier zip's manifest (docs/behaviour.md#duplicates).
  */
 export class ZippingWriter implements ResourceWriter {
   private readonly staged = new Map<string, StagedFile>();
