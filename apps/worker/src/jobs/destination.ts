@@ -29,8 +29,7 @@ export async function destinationContainer(
 /** The result fields an upload or transfer reports of the files it wrote (docs/behaviour.md#job-status). */
 export function ingestResult(report: IngestReport, destinationId: string): WriteResult {
   return {
-    failed_fixity: report.failedFixity,
-    fixity_unverified: report.unverified,
+    ...report.fixity.result(),
     resources_ignored: report.ignored,
     resources_updated: report.updated,
     destination_resource_id: destinationId,

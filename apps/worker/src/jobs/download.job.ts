@@ -3,7 +3,13 @@ import { join } from 'node:path';
 import { Injectable } from '@nestjs/common';
 import { BagZipWriter } from '@app/bagit';
 import { AppConfig } from '@app/config';
-import { type RemoteFile, isTopMetadataFile, readMetadataFile } from '@app/connectors';
+import {
+  isTopMetadataFile,
+  readMetadataFile,
+  type ConnectorSession,
+  type RemoteFile,
+  type ResourceDetail,
+} from '@app/connectors';
 import { JobStore, TokenCipher, type DownloadPayload } from '@app/jobs';
 import {
   FTS_METADATA_FILE,
@@ -13,14 +19,14 @@ import {
   type FtsFileEntry,
   type FtsMetadata,
 } from '@app/metadata';
-import { TargetsRegistry } from '@app/targets';
+import { TargetsRegistry, type Target } from '@app/targets';
 import { countFiles } from './count-files';
-import { compareChecksums, fixityMessage, type FixityCheck } from './fixity';
+import { compareChecksums, FixityTally, type FixityCheck } from './fixity';
 import type { JobContext } from './job-context';
 import type { JobHandler, JobOutcome } from './job-handler';
 import { meter } from '@app/common';
 import { runLimited } from './run-limited';
-import { PartialZips } from './zip-resume';
+import { PartialZips, type EarlierEntry } from './zip-resume';
 
 const SOFTWARE_AGENT = 'presqt-broker (PresQT API v1)';
 
@@ -33,9 +39,10 @@ interface ZippedFile {
 }
 
 /**
- * A download: every file of the resource streams from the target into one BagIt zip (docs/behaviour.md#download-bag), hashed on
- * the way and checked against the target's own checksums (docs/behaviour.md#fixity), with PRESQT_FTS_METADATA.json as a
- * tag file (docs/behaviour.md#metadata-file). The zip is written beside its final name and renamed only when complete.
+ * A download: every file of the resource streams from the target into one BagIt zip, hashed on the way and
+ * checked against the target's own checksums, with PRESQT_FTS_METADATA.json as a tag file
+ * (docs/behaviour.md#download-bag, #fixity, #metadata-file). The zip is written beside its final name and
+ * renamed only when complete.
  *
  * Each file in the zip is checkpointed; a run resumed after its worker died copies those files from the
  * partial zip it left, not from the target.
@@ -55,142 +62,193 @@ export class DownloadJob implements JobHandler<'download'> {
     const target = this.targets.require(payload.targetName);
     const session = await target.connector.open(this.cipher.decrypt(payload.sourceToken));
     const resource = await session.getResource(payload.resourceId);
-    const readable = target.entry.readable_name;
-
     await countFiles(session, resource.id, resource.title, context, workDir);
-    context.setMessage(`Downloading files from ${readable}...`);
+    context.setMessage(`Downloading files from ${target.entry.readable_name}...`);
 
-    const bagName = `${target.name}_download_${resource.id}`;
-    const zipName = `${bagName}.zip`;
-    const zips = await PartialZips.in(workDir, zipName);
-    const done = await this.store.checkpoints<ZippedFile>(context.record);
-    const earlier = await zips.entries(bagName, new Map([...done].map(([path, file]) => [path, file.size])));
-    const partial = zips.next;
-    const sourceAlgorithms = target.entry.supported_hash_algorithms;
-    // sha256 first: the bag needs it anyway, so it costs the target's side nothing extra to compare
-    const vouched = [...new Set(['sha256', ...target.connector.hashAlgorithms])];
-    const writer = new BagZipWriter({
-      output: partial,
-      rootName: bagName,
-      algorithms: sourceAlgorithms,
-      bagInfo: {
-        'Bag-Software-Agent': SOFTWARE_AGENT,
-        'External-Identifier': `${target.name}:${resource.id}`,
-      },
-    });
-    const abort = () => void writer.abort();
+    const zip = await this.startZip(target, resource, context, workDir);
+    const abort = () => void zip.writer.abort();
     context.signal.addEventListener('abort', abort);
-
-    // One file at a time into the zip, each stream opened but read only in its turn: overlapping them gained
-    // no speed here and held far more memory (bench/).
-    const inTurn = serializer();
-    const failedFixity: string[] = [];
-    const unverified: string[] = [];
-    const entries: FtsFileEntry[] = [];
-    const list = (file: ZippedFile, path: string) => {
-      if (file.check.failed) failedFixity.push(path);
-      if (file.check.unverified) unverified.push(path);
-      entries.push(file.entry);
-      context.fileFinished();
-    };
-    let existingMetadata: FtsMetadata | null = null;
     try {
-      const walk = session.walk(resource.id, { workDir });
-      await runLimited(this.config.fileTransfers, walk, async (entry) => {
-        await context.checkCancelled();
-        if (entry.kind === 'folder') {
-          writer.addDirectory(entry.path);
-          return;
-        }
-        let payloadPath = entry.path;
-        if (isTopMetadataFile(entry, resource.title)) {
-          // the resource's own metadata file is merged into the new one, not copied (docs/behaviour.md#metadata-file)
-          existingMetadata = await readMetadataFile(entry);
-          if (existingMetadata) {
-            context.fileFinished();
-            context.addBytes(entry.size);
-            return;
-          }
-          payloadPath = `${resource.title}/${INVALID_FTS_METADATA_FILE}`;
-        }
-        const zipped = done.get(payloadPath);
-        const copy = earlier.get(payloadPath);
-        if (zipped && copy && zipped.size === entry.size && copy.size === entry.size) {
-          const hashes = await inTurn(() =>
-            writer.addPayloadFile(
-              payloadPath,
-              meter(copy.open(), (chunk) => context.addBytes(chunk.length)),
-              entry.size,
-            ),
-          );
-          if (hashes.sha256 !== zipped.hashes.sha256)
-            throw new Error(
-              `The interrupted run's copy of /${payloadPath} is damaged; please download again`,
-            );
-          list(zipped, `/${payloadPath}`);
-          return;
-        }
-        // Sources are opened and their checksums fetched concurrently; the zip takes one entry at a time.
-        const [sourceHashes, stream] = await Promise.all([entry.sourceHashes(vouched), entry.open()]);
-        const hashes = await inTurn(() =>
-          writer.addPayloadFile(
-            payloadPath,
-            meter(stream, (chunk) => context.addBytes(chunk.length)),
-            entry.size,
-            vouched,
-          ),
-        );
-        const check = compareChecksums(
-          sourceHashes,
-          hashes,
-          "The hash of the bytes received differs from the source's hash.",
-        );
-        const file: ZippedFile = {
-          size: entry.size,
-          hashes,
-          check,
-          entry: fileEntry(entry, payloadPath, sourceHashes, check),
-        };
-        await this.store.checkpoint(context.record, payloadPath, file);
-        list(file, `/${payloadPath}`);
-      });
-
+      const existingMetadata = await this.zipFiles(zip, session, resource, context, workDir);
       context.setMessage('Creating PRESQT_FTS_METADATA...');
-      const action = newAction({
-        details: `PresQT Download from ${readable}`,
-        actionType: 'resource_download',
-        sourceTargetName: target.name,
-        destinationTargetName: 'Local Machine',
-        sourceUsername: session.username,
-        destinationUsername: null,
-        keywords: {},
-        files: { created: entries, updated: [], ignored: [] },
-      });
-      writer.addTagFile(
-        FTS_METADATA_FILE,
-        JSON.stringify(mergeFtsMetadata(existingMetadata, [action]), null, 2),
-      );
-      await writer.finalize();
+      zip.writer.addTagFile(FTS_METADATA_FILE, downloadMetadata(target, session, zip, existingMetadata));
+      await zip.writer.finalize();
     } catch (error) {
       // removes the partial zip; earlier ones go with the run's directory when the job ends
-      await writer.abort();
+      await zip.writer.abort();
       throw error;
     } finally {
       context.signal.removeEventListener('abort', abort);
     }
     context.throwIfCancelled();
-    await rename(partial, join(workDir, zipName));
-    await zips.removeEarlier();
+    await rename(zip.partials.next, join(workDir, zip.name));
+    await zip.partials.removeEarlier();
     return {
-      message: fixityMessage('Download', { failedFixity, unverified }),
-      result: {
-        zip_name: zipName,
-        failed_fixity: failedFixity,
-        fixity_unverified: unverified,
-        ticket_number: payload.ticket,
-      },
+      message: zip.fixity.message('Download'),
+      result: { zip_name: zip.name, ...zip.fixity.result(), ticket_number: payload.ticket },
     };
   }
+
+  /** The run's zip: a new partial one, and what the earlier runs' partial zips already hold. */
+  private async startZip(
+    target: Target,
+    resource: ResourceDetail,
+    context: JobContext,
+    workDir: string,
+  ): Promise<DownloadZip> {
+    const bagName = `${target.name}_download_${resource.id}`;
+    const name = `${bagName}.zip`;
+    const partials = await PartialZips.in(workDir, name);
+    const checkpointed = await this.store.checkpoints<ZippedFile>(context.record);
+    const sizes = new Map([...checkpointed].map(([path, file]) => [path, file.size]));
+    const writer = new BagZipWriter({
+      output: partials.next,
+      rootName: bagName,
+      algorithms: target.entry.supported_hash_algorithms,
+      bagInfo: {
+        'Bag-Software-Agent': SOFTWARE_AGENT,
+        'External-Identifier': `${target.name}:${resource.id}`,
+      },
+    });
+    return {
+      name,
+      partials,
+      writer,
+      checkpointed,
+      earlier: await partials.entries(bagName, sizes),
+      // sha256 first: the bag needs it anyway, so it costs the target's side nothing extra to compare
+      vouched: [...new Set(['sha256', ...target.connector.hashAlgorithms])],
+      fixity: new FixityTally(),
+      entries: [],
+      // One file at a time into the zip, each stream opened but read only in its turn: overlapping them
+      // gained no speed here and held far more memory (bench/).
+      inTurn: serializer(),
+    };
+  }
+
+  /** Every file of the resource into the zip; answers the resource's own metadata file when it is valid. */
+  private async zipFiles(
+    zip: DownloadZip,
+    session: ConnectorSession,
+    resource: ResourceDetail,
+    context: JobContext,
+    workDir: string,
+  ): Promise<FtsMetadata | null> {
+    let existingMetadata: FtsMetadata | null = null;
+    await runLimited(this.config.fileTransfers, session.walk(resource.id, { workDir }), async (entry) => {
+      await context.checkCancelled();
+      if (entry.kind === 'folder') return zip.writer.addDirectory(entry.path);
+      let payloadPath = entry.path;
+      if (isTopMetadataFile(entry, resource.title)) {
+        // the resource's own metadata file is merged into the new one, not copied
+        existingMetadata = await readMetadataFile(entry);
+        if (existingMetadata) {
+          context.fileFinished();
+          context.addBytes(entry.size);
+          return;
+        }
+        payloadPath = `${resource.title}/${INVALID_FTS_METADATA_FILE}`;
+      }
+      const file =
+        (await copyFromEarlierRun(zip, entry, payloadPath, context)) ??
+        (await this.fetchIntoZip(zip, entry, payloadPath, context));
+      zip.fixity.add(`/${payloadPath}`, file.check);
+      zip.entries.push(file.entry);
+      context.fileFinished();
+    });
+    return existingMetadata;
+  }
+
+  /** A file fetched from the target into the zip, its checksums compared and checkpointed. */
+  private async fetchIntoZip(
+    zip: DownloadZip,
+    entry: RemoteFile,
+    payloadPath: string,
+    context: JobContext,
+  ): Promise<ZippedFile> {
+    // Sources are opened and their checksums fetched concurrently; the zip takes one entry at a time.
+    const [sourceHashes, stream] = await Promise.all([entry.sourceHashes(zip.vouched), entry.open()]);
+    const hashes = await zip.inTurn(() =>
+      zip.writer.addPayloadFile(
+        payloadPath,
+        meter(stream, (chunk) => context.addBytes(chunk.length)),
+        entry.size,
+        zip.vouched,
+      ),
+    );
+    const check = compareChecksums(
+      sourceHashes,
+      hashes,
+      "The hash of the bytes received differs from the source's hash.",
+    );
+    const file: ZippedFile = {
+      size: entry.size,
+      hashes,
+      check,
+      entry: fileEntry(entry, payloadPath, sourceHashes, check),
+    };
+    await this.store.checkpoint(context.record, payloadPath, file);
+    return file;
+  }
+}
+
+/** A download run's zip in the making, and what is known of its files so far. */
+interface DownloadZip {
+  name: string;
+  partials: PartialZips;
+  writer: BagZipWriter;
+  /** the files earlier runs of the job checkpointed, by payload path */
+  checkpointed: Map<string, ZippedFile>;
+  /** the files earlier runs' partial zips hold complete, by payload path */
+  earlier: Map<string, EarlierEntry>;
+  /** the checksums compared with the target's */
+  vouched: string[];
+  fixity: FixityTally;
+  /** the metadata file's entries of the zipped files */
+  entries: FtsFileEntry[];
+  inTurn: <T>(work: () => Promise<T>) => Promise<T>;
+}
+
+/** A file an earlier run zipped and checkpointed, copied from its partial zip; null when there is none. */
+async function copyFromEarlierRun(
+  zip: DownloadZip,
+  entry: RemoteFile,
+  payloadPath: string,
+  context: JobContext,
+): Promise<ZippedFile | null> {
+  const zipped = zip.checkpointed.get(payloadPath);
+  const copy = zip.earlier.get(payloadPath);
+  if (!zipped || !copy || zipped.size !== entry.size || copy.size !== entry.size) return null;
+  const hashes = await zip.inTurn(() =>
+    zip.writer.addPayloadFile(
+      payloadPath,
+      meter(copy.open(), (chunk) => context.addBytes(chunk.length)),
+      entry.size,
+    ),
+  );
+  if (hashes.sha256 !== zipped.hashes.sha256)
+    throw new Error(`The interrupted run's copy of /${payloadPath} is damaged; please download again`);
+  return zipped;
+}
+
+/** The bag's metadata file: the download's action, merged with the resource's own file when valid. */
+function downloadMetadata(
+  target: Target,
+  session: ConnectorSession,
+  zip: DownloadZip,
+  existing: FtsMetadata | null,
+): string {
+  const action = newAction({
+    details: `PresQT Download from ${target.entry.readable_name}`,
+    actionType: 'resource_download',
+    sourceTargetName: target.name,
+    destinationTargetName: 'Local Machine',
+    sourceUsername: session.username,
+    destinationUsername: null,
+    keywords: {},
+    files: { created: zip.entries, updated: [], ignored: [] },
+  });
+  return JSON.stringify(mergeFtsMetadata(existing, [action]), null, 2);
 }
 
 function fileEntry(

@@ -1,3 +1,4 @@
+import type { FixityResult } from '@app/jobs';
 import type { FtsFileEntry } from '@app/metadata';
 
 /** What comparing a file's checksums found (docs/behaviour.md#fixity). */
@@ -39,18 +40,33 @@ export function bothChecks(first: FixityCheck, second: FixityCheck): FixityCheck
   };
 }
 
-/** The final message of a download, upload or transfer, naming fixity problems (docs/behaviour.md#fixity). */
-export function fixityMessage(
-  action: 'Download' | 'Upload' | 'Transfer',
-  report: { failedFixity: readonly string[]; unverified: readonly string[] },
-): string {
-  const parts = [
-    report.failedFixity.length > 0 ? `${action} successful but with fixity errors.` : `${action} successful.`,
-  ];
-  if (report.unverified.length > 0) {
-    parts.push(
-      `Fixity of ${report.unverified.length} file(s) could not be verified because no checksum was provided.`,
-    );
+/**
+ * The fixity a job reports, file by file, as every job kind keeps it (docs/behaviour.md#fixity): the paths
+ * that failed and those that could not be checked, its result fields and its final message.
+ */
+export class FixityTally {
+  readonly failedFixity: string[] = [];
+  readonly unverified: string[] = [];
+
+  add(path: string, check: FixityCheck): void {
+    if (check.failed) this.failedFixity.push(path);
+    if (check.unverified) this.unverified.push(path);
   }
-  return parts.join(' ');
+
+  result(): FixityResult {
+    return { failed_fixity: this.failedFixity, fixity_unverified: this.unverified };
+  }
+
+  /** The final message of a finished job, naming fixity problems. */
+  message(title: string): string {
+    const parts = [
+      this.failedFixity.length > 0 ? `${title} successful but with fixity errors.` : `${title} successful.`,
+    ];
+    if (this.unverified.length > 0) {
+      parts.push(
+        `Fixity of ${this.unverified.length} file(s) could not be verified because no checksum was provided.`,
+      );
+    }
+    return parts.join(' ');
+  }
 }

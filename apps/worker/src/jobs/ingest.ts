@@ -3,7 +3,7 @@ import type { DuplicateAction, PutFileResult, ResourceWriter } from '@app/connec
 import { createStreamHasher, type StreamHasher } from '@app/fixity';
 import { JobStore } from '@app/jobs';
 import type { FtsFileEntry } from '@app/metadata';
-import { bothChecks, compareChecksums, type FixityCheck } from './fixity';
+import { bothChecks, compareChecksums, FixityTally, type FixityCheck } from './fixity';
 import type { JobContext } from './job-context';
 import { meter } from '@app/common';
 import { runLimited } from './run-limited';
@@ -31,8 +31,7 @@ interface FileReport {
 }
 
 export interface IngestReport {
-  failedFixity: string[];
-  unverified: string[];
+  fixity: FixityTally;
   ignored: string[];
   updated: string[];
   files: Record<Outcome, FtsFileEntry[]>;
@@ -67,16 +66,14 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
   const done = await store.checkpoints<FileReport>(context.record);
   writer.restage([...done.values()].flatMap((file) => (file.staged === undefined ? [] : [file.staged])));
   const report: IngestReport = {
-    failedFixity: [],
-    unverified: [],
+    fixity: new FixityTally(),
     ignored: [],
     updated: [],
     files: { created: [], updated: [], ignored: [] },
   };
   const record = (path: string, file: FileReport) => {
     report.files[file.outcome].push(file.entry);
-    if (file.check.failed) report.failedFixity.push(path);
-    if (file.check.unverified) report.unverified.push(path);
+    report.fixity.add(path, file.check);
     if (file.outcome === 'ignored') report.ignored.push(path);
     if (file.outcome === 'updated') report.updated.push(path);
   };

@@ -16,7 +16,6 @@ import { countFiles } from './count-files';
 import type { JobContext } from './job-context';
 import type { JobHandler, JobOutcome } from './job-handler';
 import { destinationContainer, ingestResult, takeBackEarlierRuns, writeOrTakeBack } from './destination';
-import { fixityMessage } from './fixity';
 import { ingest, type IngestFile } from './ingest';
 
 /**
@@ -120,7 +119,7 @@ export class TransferJob implements JobHandler<'transfer'> {
       await writer.commit();
 
       return {
-        message: fixityMessage('Transfer', report),
+        message: report.fixity.message('Transfer'),
         result: {
           ...ingestResult(report, containerId),
           source_resource_id: resource.id,

@@ -19,7 +19,6 @@ import { ingest, type IngestFile } from './ingest';
 import type { JobContext } from './job-context';
 import type { JobHandler, JobOutcome } from './job-handler';
 import { destinationContainer, ingestResult, takeBackEarlierRuns, writeOrTakeBack } from './destination';
-import { fixityMessage } from './fixity';
 
 /**
  * An upload: the package the API validated (docs/behaviour.md#upload-packages) is written file by file from the zip into the
@@ -115,7 +114,7 @@ export class UploadJob implements JobHandler<'upload'> {
         await writeMetadataFile(writer, merged);
         await writer.commit();
         return {
-          message: fixityMessage('Upload', report),
+          message: report.fixity.message('Upload'),
           result: ingestResult(report, containerId),
         };
       });
