@@ -1,5 +1,11 @@
 import { Logger } from '@nestjs/common';
-import type { ConnectorSession, ResourceWriter } from '@app/connectors';
+import {
+  findMetadataFile,
+  writeMetadataFile,
+  type ConnectorSession,
+  type ResourceWriter,
+} from '@app/connectors';
+import { mergeFtsMetadata, type FtsAction } from '@app/metadata';
 import { JobStore, type JobKind, type JobRecord, type WriteResult } from '@app/jobs';
 import type { JobContext } from './job-context';
 import type { JobOutcome } from './job-handler';
@@ -7,11 +13,50 @@ import type { IngestReport } from './ingest';
 
 const CONTAINER_CHECKPOINT = '#container';
 
+/** Where an upload or transfer writes, as the job asked for it. */
+export interface DestinationRequest {
+  /** the container to write into; null for a new project */
+  containerId: string | null;
+  /** the new project's title */
+  title: string | null;
+  /** the commit message, where the target has commits */
+  message: string;
+  /** whether files go into folders below the container */
+  nested: boolean;
+  stagingDir: string;
+}
+
+/** The container a job writes into, and its writer. */
+export interface Destination {
+  containerId: string;
+  writer: ResourceWriter;
+  /** the job made the container (a new project) */
+  newProject: boolean;
+}
+
+/** Opens the writer into the job's container: the given one, or its new project (see destinationContainer). */
+export async function openDestination(
+  store: JobStore,
+  context: JobContext,
+  session: ConnectorSession,
+  request: DestinationRequest,
+): Promise<Destination> {
+  const containerId = await destinationContainer(store, context, session, request.containerId, request.title);
+  const newProject = request.containerId === null;
+  const writer = await session.openWriter(containerId, {
+    newProject,
+    message: request.message,
+    nested: request.nested,
+    stagingDir: request.stagingDir,
+  });
+  return { containerId, writer, newProject };
+}
+
 /**
- * Where an upload or transfer writes: the given container, or a new project made once and remembered in the
- * run's checkpoints, so that a run resumed after a crash reuses it instead of making a second one.
+ * The new project of a job, made once and remembered in the run's checkpoints, so that a run resumed after a
+ * crash reuses it instead of making a second one.
  */
-export async function destinationContainer(
+async function destinationContainer(
   store: JobStore,
   context: JobContext,
   session: ConnectorSession,
@@ -24,6 +69,21 @@ export async function destinationContainer(
   const project = await session.createProject(projectTitle ?? 'Untitled');
   await store.checkpoint(context.record, CONTAINER_CHECKPOINT, { id: project.id });
   return project.id;
+}
+
+/**
+ * Records the job in the container's metadata file (its actions first, keywords united with those there;
+ * docs/behaviour.md#metadata-file) and commits everything the job wrote.
+ */
+export async function commitWithMetadata(
+  destination: Destination,
+  session: ConnectorSession,
+  actions: FtsAction[],
+  keywords: string[],
+): Promise<void> {
+  const existing = await findMetadataFile(session, destination.containerId);
+  await writeMetadataFile(destination.writer, mergeFtsMetadata(existing, actions, keywords));
+  await destination.writer.commit();
 }
 
 /** The result fields an upload or transfer reports of the files it wrote (docs/behaviour.md#job-status). */

@@ -146,6 +146,35 @@ class PassedBytes {
   }
 }
 
+/**
+ * The fixity of a written file: the bytes that passed against the source's checksums and against what the
+ * destination stored. An ignored file is not compared: what passed (if anything did) is not what the target
+ * keeps; unless an earlier run of the job wrote it, left unread now: what it stores against the source's.
+ */
+async function checkWritten(
+  stored: PutFileResult,
+  passed: PassedBytes,
+  expected: Record<string, string>,
+  writtenEarlier: boolean,
+): Promise<FixityCheck> {
+  if (stored.outcome === 'ignored' && !writtenEarlier) {
+    passed.drop();
+    return { failed: false, unverified: false, failures: [] };
+  }
+  const digests = await passed.digest();
+  if (!digests) {
+    return compareChecksums(
+      expected,
+      stored.hashes,
+      "The destination holds bytes that differ from the source's checksum.",
+    );
+  }
+  return bothChecks(
+    compareChecksums(expected, digests, "The bytes received differ from the source's checksum."),
+    compareChecksums(stored.hashes, digests, 'The destination stored bytes that differ from those sent.'),
+  );
+}
+
 /** Writes one file and compares checksums on both sides. */
 async function writeFile(file: IngestFile, options: IngestOptions): Promise<FileReport> {
   // only what will be compared: the source's checksums and the destination's
@@ -167,28 +196,7 @@ async function writeFile(file: IngestFile, options: IngestOptions): Promise<File
   }
   const expected = await expecting;
   const writtenEarlier = options.ownContainer && stored.outcome !== 'created';
-  let check: FixityCheck = { failed: false, unverified: false, failures: [] };
-  if (stored.outcome === 'ignored' && !writtenEarlier) {
-    // an ignored file is not compared: what passed (if anything did) is not what the target keeps
-    passed.drop();
-  } else {
-    const digests = await passed.digest();
-    check = digests
-      ? bothChecks(
-          compareChecksums(expected, digests, "The bytes received differ from the source's checksum."),
-          compareChecksums(
-            stored.hashes,
-            digests,
-            'The destination stored bytes that differ from those sent.',
-          ),
-        )
-      : // the earlier run's file, left unread: what it stores against the source's checksums
-        compareChecksums(
-          expected,
-          stored.hashes,
-          "The destination holds bytes that differ from the source's checksum.",
-        );
-  }
+  const check = await checkWritten(stored, passed, expected, writtenEarlier);
   return {
     outcome: writtenEarlier ? 'created' : stored.outcome,
     check,

@@ -1,27 +1,49 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig } from '@app/config';
 import {
-  type ConnectorSession,
-  type RemoteFile,
-  findMetadataFile,
   isTopMetadataFile,
   readMetadataFile,
-  writeMetadataFile,
+  type ConnectorSession,
+  type RemoteFile,
+  type ResourceDetail,
 } from '@app/connectors';
 import { JobStore, TokenCipher, type JobRecord, type TransferPayload } from '@app/jobs';
 import { KEYWORD_ENHANCER, normalizeKeywords, resourceKeywords, type KeywordEnhancer } from '@app/keywords';
-import { mergeFtsMetadata, newAction, type FtsMetadata } from '@app/metadata';
+import { newAction, type FtsAction, type FtsMetadata } from '@app/metadata';
 import { TargetsRegistry, type Target } from '@app/targets';
 import { countFiles } from './count-files';
 import type { JobContext } from './job-context';
 import type { JobHandler, JobOutcome } from './job-handler';
-import { destinationContainer, ingestResult, takeBackEarlierRuns, writeOrTakeBack } from './destination';
-import { ingest, type IngestFile } from './ingest';
+import {
+  commitWithMetadata,
+  ingestResult,
+  openDestination,
+  takeBackEarlierRuns,
+  writeOrTakeBack,
+  type Destination,
+} from './destination';
+import { ingest, type IngestFile, type IngestReport } from './ingest';
+
+/** One transfer run's parts. */
+interface TransferRun {
+  payload: TransferPayload;
+  context: JobContext;
+  workDir: string;
+  source: Target;
+  destination: Target;
+  from: ConnectorSession;
+  to: ConnectorSession;
+  resource: ResourceDetail;
+  /** how many leading folders of the source's paths are left out at the destination */
+  strip: number;
+  place: Destination;
+}
 
 /**
  * A transfer: files stream from the source target straight into the destination (no copy on disk), with
  * duplicates handled as asked, fixity checked on both sides, keywords carried as the keyword action says
- * (docs/behaviour.md#transfer-keywords) and the metadata file merged at the destination. The source is never written to.
+ * (docs/behaviour.md#transfer-keywords) and the metadata file merged at the destination. The source is never
+ * written to.
  */
 @Injectable()
 export class TransferJob implements JobHandler<'transfer'> {
@@ -52,88 +74,92 @@ export class TransferJob implements JobHandler<'transfer'> {
     context.setMessage(
       `Transferring files from ${source.entry.readable_name} to ${destination.entry.readable_name}...`,
     );
-
-    const containerId = await destinationContainer(
-      this.store,
-      context,
-      to,
-      payload.destinationResourceId,
-      resource.title,
-    );
     // A new project is named after the resource, so its files go in without the resource's own folder.
-    const newProject = payload.destinationResourceId === null;
-    const strip = newProject ? 1 : 0;
-    const writer = await to.openWriter(containerId, {
-      newProject,
+    const strip = payload.destinationResourceId === null ? 1 : 0;
+    const place = await openDestination(this.store, context, to, {
+      containerId: payload.destinationResourceId,
+      title: resource.title,
       message: `PresQT Transfer from ${source.entry.readable_name}`,
       nested: folders > strip,
       stagingDir: workDir,
     });
-    return writeOrTakeBack(writer, async () => {
-      const sourceMetadata: { value: FtsMetadata | null } = { value: null };
-      const sourceAlgorithms = source.connector.hashAlgorithms;
-      const report = await ingest({
-        writer,
-        duplicate: payload.duplicate,
-        files: filesOf(from, resource, { strip, workDir }, sourceAlgorithms, sourceMetadata, context),
-        context,
-        store: this.store,
-        concurrency: this.config.fileTransfers,
-        sourceAlgorithms,
-        destinationAlgorithms: destination.connector.hashAlgorithms,
-        ownContainer: newProject,
-      });
+    const transfer = { payload, context, workDir, source, destination, from, to, resource, strip, place };
+    return writeOrTakeBack(place.writer, () => this.write(transfer));
+  }
 
-      await context.checkCancelled();
-      context.setMessage('Making final metadata updates...');
-      const keywords = await this.keywordsCarried(payload, from, source, resource.id, sourceMetadata.value);
-      const carried = [...keywords.initial, ...keywords.enhanced];
-      if (carried.length > 0 && destination.supports('keywords_upload')) {
-        const present = await to.keywords(containerId).catch(() => []);
-        await to.setKeywords(containerId, normalizeKeywords([...present, ...carried]));
-      }
-      const action = newAction({
-        details: `PresQT Transfer from ${source.entry.readable_name} to ${destination.entry.readable_name}`,
-        actionType: 'resource_transfer_in',
-        sourceTargetName: source.name,
-        destinationTargetName: destination.name,
-        sourceUsername: from.username,
-        destinationUsername: to.username,
-        keywords:
-          payload.keywordAction === 'none'
-            ? {}
-            : {
-                sourceKeywordsAdded: keywords.initial,
-                sourceKeywordsEnhanced: keywords.enhanced,
-                ontologies: [],
-                enhancer: payload.keywordAction === 'automatic' ? this.enhancer.name : 'none',
-              },
-        files: report.files,
-      });
-      const metadata = mergeFtsMetadata(
-        mergeFtsMetadata(await findMetadataFile(to, containerId), [], sourceMetadata.value?.allKeywords),
-        [action, ...(sourceMetadata.value?.actions ?? [])],
-        carried,
-      );
-      await writeMetadataFile(writer, metadata);
-      await writer.commit();
+  /** The source's files into the destination, then keywords and the metadata file, and the commit. */
+  private async write(transfer: TransferRun): Promise<JobOutcome<'transfer'>> {
+    const { payload, context, workDir, source, destination, from, to, resource, strip, place } = transfer;
+    const sourceMetadata: { value: FtsMetadata | null } = { value: null };
+    const sourceAlgorithms = source.connector.hashAlgorithms;
+    const report = await ingest({
+      writer: place.writer,
+      duplicate: payload.duplicate,
+      files: filesOf(from, resource, { strip, workDir }, sourceAlgorithms, sourceMetadata, context),
+      context,
+      store: this.store,
+      concurrency: this.config.fileTransfers,
+      sourceAlgorithms,
+      destinationAlgorithms: destination.connector.hashAlgorithms,
+      ownContainer: place.newProject,
+    });
 
-      return {
-        message: report.fixity.message('Transfer'),
-        result: {
-          ...ingestResult(report, containerId),
-          source_resource_id: resource.id,
-          initial_keywords: keywords.initial,
-          enhanced_keywords: keywords.enhanced,
-        },
-      };
+    await context.checkCancelled();
+    context.setMessage('Making final metadata updates...');
+    const keywords = await this.keywordsCarried(payload, from, source, resource.id, sourceMetadata.value);
+    const carried = [...keywords.initial, ...keywords.enhanced];
+    if (carried.length > 0 && destination.supports('keywords_upload')) {
+      const present = await to.keywords(place.containerId).catch(() => []);
+      await to.setKeywords(place.containerId, normalizeKeywords([...present, ...carried]));
+    }
+    const action = this.transferAction(transfer, keywords, report.files);
+    await commitWithMetadata(
+      place,
+      to,
+      [action, ...(sourceMetadata.value?.actions ?? [])],
+      [...(sourceMetadata.value?.allKeywords ?? []), ...carried],
+    );
+    return {
+      message: report.fixity.message('Transfer'),
+      result: {
+        ...ingestResult(report, place.containerId),
+        source_resource_id: resource.id,
+        initial_keywords: keywords.initial,
+        enhanced_keywords: keywords.enhanced,
+      },
+    };
+  }
+
+  /** The transfer's action in the metadata file, with the keywords it carried. */
+  private transferAction(
+    { payload, source, destination, from, to }: TransferRun,
+    keywords: { initial: string[]; enhanced: string[] },
+    files: IngestReport['files'],
+  ): FtsAction {
+    return newAction({
+      details: `PresQT Transfer from ${source.entry.readable_name} to ${destination.entry.readable_name}`,
+      actionType: 'resource_transfer_in',
+      sourceTargetName: source.name,
+      destinationTargetName: destination.name,
+      sourceUsername: from.username,
+      destinationUsername: to.username,
+      keywords:
+        payload.keywordAction === 'none'
+          ? {}
+          : {
+              sourceKeywordsAdded: keywords.initial,
+              sourceKeywordsEnhanced: keywords.enhanced,
+              ontologies: [],
+              enhancer: payload.keywordAction === 'automatic' ? this.enhancer.name : 'none',
+            },
+      files,
     });
   }
 
   /**
-   * What the keyword action carries to the destination (docs/behaviour.md#transfer-keywords): the source's keywords (`initial`) and
-   * the new ones (`enhanced`): the request's, and for `automatic` also what the enhancer finds for the
-   * source's. `none` carries nothing.
+   * What the keyword action carries to the destination (docs/behaviour.md#transfer-keywords): the source's
+   * keywords (`initial`) and the new ones (`enhanced`): the request's, and for `automatic` also what the
+   * enhancer finds for the source's. `none` carries nothing.
    */
   private async keywordsCarried(
     payload: TransferPayload,

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Injectable } from '@nestjs/common';
-import { openZip } from '@app/archive';
+import { openZip, type ZipArchive } from '@app/archive';
 import { AppConfig } from '@app/config';
 import {
   JobStore,
@@ -12,18 +12,25 @@ import {
   type UploadPayload,
   type UploadedBag,
 } from '@app/jobs';
-import { mergeFtsMetadata, newAction, type FtsMetadata } from '@app/metadata';
-import { findMetadataFile, writeMetadataFile } from '@app/connectors';
-import { TargetsRegistry } from '@app/targets';
+import { newAction, type FtsMetadata } from '@app/metadata';
+import type { ConnectorSession } from '@app/connectors';
+import { TargetsRegistry, type Target } from '@app/targets';
 import { ingest, type IngestFile } from './ingest';
 import type { JobContext } from './job-context';
 import type { JobHandler, JobOutcome } from './job-handler';
-import { destinationContainer, ingestResult, takeBackEarlierRuns, writeOrTakeBack } from './destination';
+import {
+  commitWithMetadata,
+  ingestResult,
+  openDestination,
+  takeBackEarlierRuns,
+  writeOrTakeBack,
+  type Destination,
+} from './destination';
 
 /**
- * An upload: the package the API validated (docs/behaviour.md#upload-packages) is written file by file from the zip into the
- * target, with duplicates handled as asked and every file checked against the bag's manifest and the
- * target's own checksum (docs/behaviour.md#fixity). The bag's metadata file is merged, not copied (docs/behaviour.md#metadata-file).
+ * An upload: the package the API validated (docs/behaviour.md#upload-packages) is written file by file from
+ * the zip into the target, with duplicates handled as asked and every file checked against the bag's manifest
+ * and the target's own checksum (docs/behaviour.md#fixity). The bag's metadata file is merged, not copied.
  */
 @Injectable()
 export class UploadJob implements JobHandler<'upload'> {
@@ -51,77 +58,93 @@ export class UploadJob implements JobHandler<'upload'> {
       bag.payload.reduce((sum, file) => sum + file.size, 0),
     );
     context.setMessage(`Uploading files to ${target.entry.readable_name}...`);
-
-    const containerId = await destinationContainer(
-      this.store,
-      context,
-      session,
-      payload.containerId,
-      bag.projectTitle,
-    );
-    const writer = await session.openWriter(containerId, {
-      newProject: payload.containerId === null,
+    const destination = await openDestination(this.store, context, session, {
+      containerId: payload.containerId,
+      title: bag.projectTitle,
       message: 'PresQT Upload',
       nested: bag.payload.some((file) => file.path.includes('/')),
       stagingDir: workDir,
     });
     const zip = await openZip(join(workDir, UPLOAD_PACKAGE_FILE), this.config.zipLimits);
     try {
-      return await writeOrTakeBack(writer, async () => {
-        // every payload file is in every manifest: compare with one the target also reports, if the bag has one
-        const bagAlgorithms = Object.keys(bag.payload[0]?.hashes ?? {});
-        const algorithm = [...target.connector.hashAlgorithms, ...bagAlgorithms].find((name) =>
-          bagAlgorithms.includes(name),
-        );
-        const files = bag.payload.map((file): IngestFile => ({
-          path: file.path.split('/'),
-          sourcePath: `/${file.bagPath}`,
-          size: file.size,
-          expectedHashes: async () => (algorithm ? { [algorithm]: file.hashes[algorithm] } : {}),
-          open: () => zip.openEntry(`${bag.root}data/${file.bagPath}`),
-        }));
-        const report = await ingest({
-          writer,
-          duplicate: payload.duplicate,
-          files: toAsync(files),
-          context,
-          store: this.store,
-          concurrency: this.config.fileTransfers,
-          sourceAlgorithms: algorithm ? [algorithm] : [],
-          destinationAlgorithms: target.connector.hashAlgorithms,
-          ownContainer: payload.containerId === null,
-        });
-
-        await context.checkCancelled();
-        context.setMessage('Making final metadata updates...');
-        const action = newAction({
-          details: `PresQT Upload to ${target.entry.readable_name}`,
-          actionType: 'resource_upload',
-          sourceTargetName: 'Local Machine',
-          destinationTargetName: target.name,
-          sourceUsername: null,
-          destinationUsername: session.username,
-          keywords: {},
-          files: report.files,
-        });
-        const uploaded = bag.metadata as FtsMetadata | null;
-        const existing = await findMetadataFile(session, containerId);
-        const merged = mergeFtsMetadata(
-          existing,
-          [action, ...(uploaded?.actions ?? [])],
-          uploaded?.allKeywords ?? [],
-        );
-        await writeMetadataFile(writer, merged);
-        await writer.commit();
-        return {
-          message: report.fixity.message('Upload'),
-          result: ingestResult(report, containerId),
-        };
-      });
+      return await writeOrTakeBack(destination.writer, () =>
+        this.write({ payload, context, target, session, bag, zip, destination }),
+      );
     } finally {
       zip.close();
     }
   }
+
+  /** The bag's files into the destination, then its metadata file merged and everything committed. */
+  private async write(upload: UploadRun): Promise<JobOutcome<'upload'>> {
+    const { payload, context, target, session, bag, destination } = upload;
+    const report = await ingest({
+      writer: destination.writer,
+      duplicate: payload.duplicate,
+      context,
+      store: this.store,
+      concurrency: this.config.fileTransfers,
+      destinationAlgorithms: target.connector.hashAlgorithms,
+      ownContainer: destination.newProject,
+      ...bagFiles(upload),
+    });
+    await context.checkCancelled();
+    context.setMessage('Making final metadata updates...');
+    const action = newAction({
+      details: `PresQT Upload to ${target.entry.readable_name}`,
+      actionType: 'resource_upload',
+      sourceTargetName: 'Local Machine',
+      destinationTargetName: target.name,
+      sourceUsername: null,
+      destinationUsername: session.username,
+      keywords: {},
+      files: report.files,
+    });
+    const uploaded = bag.metadata as FtsMetadata | null;
+    await commitWithMetadata(
+      destination,
+      session,
+      [action, ...(uploaded?.actions ?? [])],
+      uploaded?.allKeywords ?? [],
+    );
+    return {
+      message: report.fixity.message('Upload'),
+      result: ingestResult(report, destination.containerId),
+    };
+  }
+}
+
+/** One upload run's parts. */
+interface UploadRun {
+  payload: UploadPayload;
+  context: JobContext;
+  target: Target;
+  session: ConnectorSession;
+  bag: UploadedBag;
+  zip: ZipArchive;
+  destination: Destination;
+}
+
+/**
+ * The bag's payload files, read from the zip, with the manifest checksum to compare: every payload file is in
+ * every manifest, so one the target also reports is chosen when the bag has one.
+ */
+function bagFiles({ target, bag, zip }: UploadRun): {
+  files: AsyncIterable<IngestFile>;
+  sourceAlgorithms: string[];
+} {
+  const bagAlgorithms = Object.keys(bag.payload[0]?.hashes ?? {});
+  const algorithm = [...target.connector.hashAlgorithms, ...bagAlgorithms].find((name) =>
+    bagAlgorithms.includes(name),
+  );
+  const files = bag.payload.map((file): IngestFile => ({
+    path: file.path.split('/'),
+    sourcePath: `/${file.bagPath}`,
+    size: file.size,
+    expectedHashes: async () => (algorithm ? { [algorithm]: file.hashes[algorithm] } : {}),
+    open: () => zip.openEntry(`${bag.root}data/${file.bagPath}`),
+  }));
+  return { files: toAsync(files), sourceAlgorithms: algorithm ? [algorithm] : [] };
 }
 
 async function* toAsync<T>(items: readonly T[]): AsyncIterable<T> {
