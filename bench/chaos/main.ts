@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { filesystemEntry, writeTargetsFile } from '../../test/support/fs-fixtures';
 import { freePort } from '../../test/support/ports';
 import { waitForPort } from '../../test/support/redis-server';
-import { ROOT, startApp } from '../../test/support/stack';
+import { ROOT, startApp, type RunningProcess } from '../../test/support/stack';
 import { runUser, type JobRun } from './load';
 import { PersistentRedis, RestartableWorker, rssMiB } from './processes';
 import { verifyRuns } from './verify';
@@ -38,6 +38,50 @@ function seedLab(lab: string, users: string[]): void {
 
 async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'presqt-chaos-'));
+  const places = prepareTargets(work);
+  const stack = await startStack(places);
+  const memory = sampleMemory(stack);
+
+  const until = Date.now() + SECONDS * 1000;
+  const runs: JobRun[] = [];
+  const settings = {
+    baseUrl: stack.baseUrl,
+    workDir: work,
+    projects: PROJECTS,
+    jobTimeoutMs: 120_000,
+    cancelRate: 0.15,
+  };
+  const load = Promise.all(places.users.map((user) => runUser(user, settings, until, runs)));
+  const events = await disrupt(stack, until);
+  await load;
+  memory.stop();
+
+  const findings = verifyRuns(
+    runs,
+    places.lab,
+    places.archive,
+    join(ROOT, 'test', 'support', 'verify_bag.py'),
+  );
+  report(runs, events, findings, memory.samples);
+  await stack.stop();
+  // the targets' data and the zips come to gigabytes
+  rmSync(work, { recursive: true, force: true });
+  const failed =
+    findings.zipsBroken + findings.writesBroken.length + runs.filter((run) => run.ending === 'stuck').length;
+  process.exit(failed === 0 ? 0 : 1);
+}
+
+interface Places {
+  lab: string;
+  archive: string;
+  data: string;
+  redisDir: string;
+  users: string[];
+  targetsFile: string;
+}
+
+/** Two filesystem targets, lab (seeded) and archive, each the other's partner, with a token per user. */
+function prepareTargets(work: string): Places {
   const [lab, archive, data, redisDir] = ['lab', 'archive', 'data', 'redis'].map((name) => join(work, name));
   [lab, archive, data, redisDir].forEach((dir) => mkdirSync(dir, { recursive: true }));
   const users = Array.from({ length: USERS }, (_, i) => `u${i + 1}`);
@@ -50,15 +94,28 @@ async function main(): Promise<void> {
     { ...filesystemEntry('lab', lab, partners('archive')), options: { root: lab, tokens } },
     { ...filesystemEntry('archive', archive, partners('lab')), options: { root: archive, tokens } },
   ]);
-  const redis = new PersistentRedis(await freePort(), redisDir);
+  return { lab, archive, data, redisDir, users, targetsFile };
+}
+
+interface ChaosStack {
+  baseUrl: string;
+  redis: PersistentRedis;
+  api: RunningProcess;
+  workers: RestartableWorker[];
+  stop(): Promise<void>;
+}
+
+/** Redis with its append-only file, the API and the workers, as a deployment runs them. */
+async function startStack(places: Places): Promise<ChaosStack> {
+  const redis = new PersistentRedis(await freePort(), places.redisDir);
   await redis.start();
   const port = await freePort();
   const env = {
     PORT: String(port),
     HOST: '127.0.0.1',
     REDIS_URL: redis.url,
-    DATA_DIR: data,
-    TARGETS_FILE: targetsFile,
+    DATA_DIR: places.data,
+    TARGETS_FILE: places.targetsFile,
     SECRET_KEY: 'chaos-secret-key-chaos-secret-key',
     JOB_LOCK_MS: String(JOB_LOCK_MS),
     JOB_SWEEP_MS: '2000',
@@ -68,24 +125,31 @@ async function main(): Promise<void> {
   await waitForPort(port, 30_000);
   const workers = Array.from({ length: WORKERS }, () => new RestartableWorker(env));
   await Promise.all(workers.map((worker) => worker.start()));
+  const stop = async () => {
+    api.child.kill('SIGTERM');
+    await Promise.all([api.exited, ...workers.map((worker) => worker.stop())]);
+    await redis.stop();
+  };
+  return { baseUrl: `http://127.0.0.1:${port}`, redis, api, workers, stop };
+}
 
-  const memory = new Map<string, number[]>();
-  const sample = setInterval(() => {
-    const note = (name: string, pid?: number) => memory.set(name, [...(memory.get(name) ?? []), rssMiB(pid)]);
+/** Each process's resident memory, sampled every second. */
+function sampleMemory({ api, workers }: ChaosStack): { samples: Map<string, number[]>; stop(): void } {
+  const samples = new Map<string, number[]>();
+  const timer = setInterval(() => {
+    const note = (name: string, pid?: number) =>
+      samples.set(name, [...(samples.get(name) ?? []), rssMiB(pid)]);
     note('api', api.child.pid);
     workers.forEach((worker, i) => note(`worker ${i + 1}`, worker.current?.child.pid));
   }, 1000);
+  return { samples, stop: () => clearInterval(timer) };
+}
 
-  const until = Date.now() + SECONDS * 1000;
-  const runs: JobRun[] = [];
-  const settings = {
-    baseUrl: `http://127.0.0.1:${port}`,
-    workDir: work,
-    projects: PROJECTS,
-    jobTimeoutMs: 120_000,
-    cancelRate: 0.15,
-  };
-  const load = Promise.all(users.map((user) => runUser(user, settings, until, runs)));
+/** Until shortly before the end: every 8 to 20 s, a worker killed (7 in 10) or Redis restarted. */
+async function disrupt(
+  { workers, redis }: ChaosStack,
+  until: number,
+): Promise<{ workerKills: number; redisRestarts: number }> {
   const events = { workerKills: 0, redisRestarts: 0 };
   while (Date.now() < until - 10_000) {
     await sleep(8000 + Math.random() * 12_000);
@@ -97,19 +161,7 @@ async function main(): Promise<void> {
       await redis.restart();
     }
   }
-  await load;
-  clearInterval(sample);
-
-  const findings = verifyRuns(runs, lab, archive, join(ROOT, 'test', 'support', 'verify_bag.py'));
-  report(runs, events, findings, memory);
-  api.child.kill('SIGTERM');
-  await Promise.all([api.exited, ...workers.map((worker) => worker.stop())]);
-  await redis.stop();
-  // the targets' data and the zips come to gigabytes
-  rmSync(work, { recursive: true, force: true });
-  const failed =
-    findings.zipsBroken + findings.writesBroken.length + runs.filter((run) => run.ending === 'stuck').length;
-  process.exit(failed === 0 ? 0 : 1);
+  return events;
 }
 
 function report(

@@ -235,15 +235,36 @@ class BagValidator {
     fetchItems: FetchItem[],
     info: TagField[],
   ): Map<string, Expectation[]> {
+    const payloadFiles = this.payloadFiles();
+    const toFetch = new Set(fetchItems.map((item) => item.path.normalize('NFC')));
+    const { expected, absent } = this.locateListed(manifests, payloadFiles, toFetch);
+    const { files, bytes } = this.countPayload(payloadFiles, expected, manifests);
+    this.checkOxum(info, files, bytes, absent.length);
+    return expected;
+  }
+
+  /** The payload's files, sorted; a bag without a data/ directory is an error. */
+  private payloadFiles(): string[] {
     const payloadFiles = [...this.sizes.keys()].filter((path) => path.startsWith('data/')).sort();
     if (
       payloadFiles.length === 0 &&
       !this.entries.some((entry) => entry.path === 'data' && entry.isDirectory)
     )
       this.error('The bag has no data/ directory, which holds its payload (and may be empty)');
+    return payloadFiles;
+  }
+
+  /**
+   * The file each manifest entry names (allowing a difference of letter case alone), with the checksums it
+   * must have; entries of files not in the bag are errors, unless fetch.txt names them or they are clutter.
+   */
+  private locateListed(
+    manifests: Manifest[],
+    payloadFiles: string[],
+    toFetch: Set<string>,
+  ): { expected: Map<string, Expectation[]>; absent: string[] } {
     const byFoldedCase = new Map<string, string[]>();
     for (const path of payloadFiles) append(byFoldedCase, path.normalize('NFC').toLowerCase(), path);
-    const toFetch = new Set(fetchItems.map((item) => item.path.normalize('NFC')));
     const listings = new Map<string, Expectation[]>();
     for (const { fileName, algorithm, entries } of manifests)
       for (const [key, { path, checksum }] of entries)
@@ -277,7 +298,15 @@ class BagValidator {
         this.error(`${path} is listed in ${listedIn} but missing from the bag`);
       }
     }
+    return { expected, absent };
+  }
 
+  /** The files and bytes of the payload, for Payload-Oxum; a file no manifest lists is an error. */
+  private countPayload(
+    payloadFiles: string[],
+    expected: Map<string, Expectation[]>,
+    manifests: Manifest[],
+  ): { files: number; bytes: number } {
     let files = 0;
     let bytes = 0;
     for (const path of payloadFiles) {
@@ -293,8 +322,7 @@ class BagValidator {
       files += 1;
       bytes += this.sizes.get(path) ?? 0;
     }
-    this.checkOxum(info, files, bytes, absent.length);
-    return expected;
+    return { files, bytes };
   }
 
   /** The one payload file whose path differs from `key` only in letter case, as on a case-insensitive disk. */
