@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { TARGET_ACTIONS } from '@app/targets/target-entry';
 
 const ROOT = join(__dirname, '..');
 
@@ -156,4 +157,28 @@ export async function waitFor(check: () => Promise<boolean>, timeoutMs = 30_000)
     if (Date.now() > deadline) throw new Error('the API did not start');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** A targets-file entry of a bench target with every action; `fields` adds or replaces fields. */
+export function benchTarget(
+  name: string,
+  connector: string,
+  options: Record<string, unknown>,
+  partners: { transfer_in: string[]; transfer_out: string[] },
+  fields: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    name,
+    readable_name: name,
+    status_url: connector === 'filesystem' ? 'file:///' : 'http://127.0.0.1/',
+    token_url: 'http://127.0.0.1/',
+    supported_actions: Object.fromEntries(TARGET_ACTIONS.map((action) => [action, true])),
+    supported_transfer_partners: partners,
+    supported_hash_algorithms: connector === 'filesystem' ? ['md5', 'sha256'] : [],
+    infinite_depth: true,
+    search_parameters: connector === 'filesystem' ? ['title'] : [],
+    connector,
+    options,
+    ...fields,
+  };
 }

@@ -1,4 +1,4 @@
-import { TARGET_ACTIONS } from '@app/targets/target-entry';
+import { benchTarget } from './bench-stack';
 import type { FakeServer } from '../test/fakes/fake-server';
 import { FigshareFake } from '../test/fakes/figshare/figshare-fake';
 import { FakeGitHub } from '../test/fakes/github/fake-github';
@@ -50,19 +50,14 @@ export async function startRemoteTargets(latencyMs: number, partners: string[]):
     name,
     token: REMOTE_TOKEN,
     stop,
-    entry: {
+    entry: benchTarget(
       name,
-      readable_name: name,
-      status_url: 'http://127.0.0.1/',
-      token_url: 'http://127.0.0.1/',
-      supported_actions: Object.fromEntries(TARGET_ACTIONS.map((action) => [action, true])),
-      supported_transfer_partners: { transfer_in: partners, transfer_out: partners },
-      supported_hash_algorithms: [],
-      infinite_depth: name !== 'zenodo' && name !== 'figshare',
-      search_parameters: [],
-      connector: name,
+      name,
       options,
-    },
+      { transfer_in: partners, transfer_out: partners },
+      // targets without folders
+      { infinite_depth: name !== 'zenodo' && name !== 'figshare' },
+    ),
   });
   return [
     remote('github', { api_url: github.server.url }, () => github.stop()),

@@ -9,9 +9,8 @@ import { randomFillSync } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TARGET_ACTIONS } from '@app/targets/target-entry';
 import { OsfFake } from '../test/fakes/osf/osf-fake';
-import { runTransfer, startBenchStack } from './bench-stack';
+import { benchTarget, runTransfer, startBenchStack } from './bench-stack';
 
 const USERS = Number(process.env.SCALE_USERS ?? 16);
 const FILES = Number(process.env.SCALE_FILES ?? 60);
@@ -71,45 +70,16 @@ async function runBatch(work: string, targetsFile: string, workers: number): Pro
   }
 }
 
-function actions() {
-  return Object.fromEntries(TARGET_ACTIONS.map((action) => [action, true]));
-}
-
 function sourceTarget(root: string) {
-  return {
-    name: 'bench_src',
-    readable_name: 'bench_src',
-    status_url: 'file:///',
-    token_url: 'http://localhost/',
-    supported_actions: actions(),
-    supported_transfer_partners: { transfer_in: [], transfer_out: ['osf'] },
-    supported_hash_algorithms: ['md5', 'sha256'],
-    infinite_depth: true,
-    search_parameters: [],
-    connector: 'filesystem',
-    options: {
-      root,
-      tokens: Object.fromEntries(
-        Array.from({ length: USERS }, (_, user) => [userToken(user), `user-${user}`]),
-      ),
-    },
-  };
+  const tokens = Object.fromEntries(
+    Array.from({ length: USERS }, (_, user) => [userToken(user), `user-${user}`]),
+  );
+  return benchTarget('bench_src', 'filesystem', { root, tokens }, { transfer_in: [], transfer_out: ['osf'] });
 }
 
 function osfTarget(osf: OsfFake) {
-  return {
-    name: 'osf',
-    readable_name: 'osf',
-    status_url: 'http://127.0.0.1/',
-    token_url: 'http://127.0.0.1/',
-    supported_actions: actions(),
-    supported_transfer_partners: { transfer_in: ['bench_src'], transfer_out: [] },
-    supported_hash_algorithms: [],
-    infinite_depth: true,
-    search_parameters: [],
-    connector: 'osf',
-    options: { api_url: osf.api.url, files_url: osf.files.origin },
-  };
+  const options = { api_url: osf.api.url, files_url: osf.files.origin };
+  return benchTarget('osf', 'osf', options, { transfer_in: ['bench_src'], transfer_out: [] });
 }
 
 function printTable(seconds: Map<number, number>): void {

@@ -19,8 +19,14 @@ import { randomFillSync } from 'node:crypto';
 import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TARGET_ACTIONS } from '@app/targets/target-entry';
-import { runJob, runTransfer, startBenchStack, type BenchStack, type JobRun } from './bench-stack';
+import {
+  benchTarget,
+  runJob,
+  runTransfer,
+  startBenchStack,
+  type BenchStack,
+  type JobRun,
+} from './bench-stack';
 import { startRemoteTargets, type BenchRemote } from './remote-targets';
 
 const MIB = 1 << 20;
@@ -161,19 +167,8 @@ function printTable(rows: Row[], accepted: string[]): void {
 }
 
 function target(name: string, root: string, partners: string[]) {
-  return {
-    name,
-    readable_name: name,
-    status_url: 'file:///',
-    token_url: 'http://localhost/',
-    supported_actions: Object.fromEntries(TARGET_ACTIONS.map((action) => [action, true])),
-    supported_transfer_partners: { transfer_in: partners, transfer_out: partners },
-    supported_hash_algorithms: ['md5', 'sha256'],
-    infinite_depth: true,
-    search_parameters: ['title'],
-    connector: 'filesystem',
-    options: { root, tokens: { [TOKEN]: 'bench' } },
-  };
+  const both = { transfer_in: partners, transfer_out: partners };
+  return benchTarget(name, 'filesystem', { root, tokens: { [TOKEN]: 'bench' } }, both);
 }
 
 function makeData(userDir: string): void {

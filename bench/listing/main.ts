@@ -11,8 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { TARGET_ACTIONS } from '@app/targets/target-entry';
-import { freePort, startBenchStack, waitFor } from '../bench-stack';
+import { benchTarget, freePort, startBenchStack, waitFor } from '../bench-stack';
 
 const SECONDS = Number(process.env.LISTING_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.LISTING_CONNECTIONS ?? 50);
@@ -59,19 +58,8 @@ async function main(): Promise<void> {
 }
 
 function listingTarget(root: string) {
-  return {
-    name: 'bench',
-    readable_name: 'bench',
-    status_url: 'file:///',
-    token_url: 'http://localhost/',
-    supported_actions: Object.fromEntries(TARGET_ACTIONS.map((action) => [action, true])),
-    supported_transfer_partners: { transfer_in: [], transfer_out: [] },
-    supported_hash_algorithms: ['md5', 'sha256'],
-    infinite_depth: true,
-    search_parameters: ['title'],
-    connector: 'filesystem',
-    options: { root, tokens: { [TOKEN]: 'bench' } },
-  };
+  const none = { transfer_in: [], transfer_out: [] };
+  return benchTarget('bench', 'filesystem', { root, tokens: { [TOKEN]: 'bench' } }, none);
 }
 
 /** Starts the bare app with the node flags `npm run start:api` uses; answers its base URL. */
