@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   existsSync,
   mkdtempSync,
@@ -297,6 +297,33 @@ describe('jobs across killed workers', () => {
     // the project made for the upload goes with what was written into it, so a new upload takes its name
     expect(await gone(join(destination, 'alice', 'Upload'), 10_000)).toBe(true);
     await http.patch('/api_v1/job_status/upload/').set(token).expect(406);
+    worker.child.kill('SIGTERM');
+    await worker.exited;
+  });
+
+  it('adopts the project a killed run made but had not recorded, instead of making a second one', async () => {
+    // no worker runs: the job waits while the state a run killed just after making its project is set up
+    await startDataTransfer('ignore');
+    const redis = new Redis(stack.env.REDIS_URL);
+    const store = new JobStore(redis, stack.env.REDIS_PREFIX, 3600);
+    const ticket = ticketFor(SECRET_KEY, 'alice-token', 'alice-token');
+    const record = (await store.get('transfer', ticket))!;
+    expect(await store.checkpoint(record, '#container', {})).toBe(true);
+    const userDir = join(destination, 'alice');
+    const before = existsSync(userDir) ? readdirSync(userDir) : [];
+    const name = before.includes('Data') ? `Data (${before.length + 1})` : 'Data';
+    const claim = createHash('sha256').update(`transfer:${ticket}:${record.run_id}`).digest('hex');
+    writeTree(userDir, { [`${name}/.presqt-claim`]: claim });
+    await redis.quit();
+
+    const worker = await restartWorker();
+    const done = await pollUntilDone(stack.baseUrl, '/api_v1/job_status/transfer/', TOKENS, 60_000);
+    expect(done.status).toBe(200);
+    expect(done.body.destination_resource_id).toBe(fsId(name));
+    // the one new project is the killed run's, now whole, and no longer marked as the job's
+    expect(readdirSync(userDir).filter((entry) => !before.includes(entry))).toEqual([name]);
+    expect(readdirSync(join(userDir, name)).filter((entry) => entry.startsWith('part-'))).toHaveLength(FILES);
+    expect(existsSync(join(userDir, name, '.presqt-claim'))).toBe(false);
     worker.child.kill('SIGTERM');
     await worker.exited;
   });

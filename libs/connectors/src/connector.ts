@@ -170,8 +170,16 @@ export interface ConnectorSession {
    * are found, so memory does not grow with the tree.
    */
   walk(id: string, options?: WalkOptions): AsyncIterable<RemoteFolder | RemoteFile>;
-  /** Makes a new top-level resource; a title the user already has gets a numbered suffix. */
-  createProject(title: string): Promise<ResourceSummary>;
+  /**
+   * Makes a new top-level resource; a title the user already has gets a numbered suffix. `claim` (the same
+   * for every run of one job, never a secret) is kept with it where the target can, for claimedProject.
+   */
+  createProject(title: string, claim?: string): Promise<ResourceSummary>;
+  /**
+   * The project createProject made with `claim`, or null: how a job's run resumed after a crash finds the
+   * project its killed run made but had not recorded yet. Absent where the target cannot tell.
+   */
+  claimedProject?(claim: string): Promise<ResourceSummary | null>;
   /** Starts writing into the container `containerId`; ConnectorError 400 when it is not a container. */
   openWriter(containerId: string, options: WriterOptions): Promise<ResourceWriter>;
   /** The target's own keywords of a resource; ConnectorError 400 when that kind of resource has none. */

@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import {
   findMetadataFile,
   writeMetadataFile,
   type ConnectorSession,
+  type ResourceSummary,
   type ResourceWriter,
 } from '@app/connectors';
 import { mergeFtsMetadata, type FtsAction } from '@app/metadata';
@@ -52,9 +54,16 @@ export async function openDestination(
   return { containerId, writer, newProject };
 }
 
+/** The checkpoint of a job's new project: written before it is made, and again with its id once it is. */
+interface ContainerCheckpoint {
+  id?: string;
+}
+
 /**
  * The new project of a job, made once and remembered in the run's checkpoints, so that a run resumed after a
- * crash reuses it instead of making a second one.
+ * crash reuses it instead of making a second one. A run killed between making the project and recording it
+ * leaves only the first checkpoint: the resumed run then asks the target for the project made with the job's
+ * claim, where the target can tell.
  */
 async function destinationContainer(
   store: JobStore,
@@ -64,11 +73,21 @@ async function destinationContainer(
   projectTitle: string | null,
 ): Promise<string> {
   if (containerId !== null) return containerId;
-  const earlier = (await store.checkpoints<{ id: string }>(context.record)).get(CONTAINER_CHECKPOINT);
-  if (earlier) return earlier.id;
-  const project = await session.createProject(projectTitle ?? 'Untitled');
+  const earlier = (await store.checkpoints<ContainerCheckpoint>(context.record)).get(CONTAINER_CHECKPOINT);
+  if (earlier?.id !== undefined) return earlier.id;
+  const claim = projectClaim(context.record);
+  let made: ResourceSummary | null | undefined = null;
+  if (earlier) made = await session.claimedProject?.(claim);
+  // the first checkpoint: a project is about to be made
+  else await store.checkpoint(context.record, CONTAINER_CHECKPOINT, {});
+  const project = made ?? (await session.createProject(projectTitle ?? 'Untitled', claim));
   await store.checkpoint(context.record, CONTAINER_CHECKPOINT, { id: project.id });
   return project.id;
+}
+
+/** The claim of a job on the project it makes: the same for every run of the job, and no secret. */
+function projectClaim(record: JobRecord): string {
+  return createHash('sha256').update(`${record.kind}:${record.ticket}:${record.run_id}`).digest('hex');
 }
 
 /**
@@ -131,8 +150,12 @@ export async function takeBackEarlierRuns(
   containerId: string | null,
   stagingDir: string,
 ): Promise<void> {
-  const checkpoints = await store.checkpoints<{ id?: string; staged?: unknown }>(record);
-  const container = containerId ?? checkpoints.get(CONTAINER_CHECKPOINT)?.id;
+  const checkpoints = await store.checkpoints<ContainerCheckpoint & { staged?: unknown }>(record);
+  const made = checkpoints.get(CONTAINER_CHECKPOINT);
+  const container =
+    containerId ??
+    made?.id ??
+    (made ? (await session.claimedProject?.(projectClaim(record)))?.id : undefined);
   if (container === undefined) return;
   const writer = await session.openWriter(container, {
     newProject: containerId === null,

@@ -32,7 +32,13 @@ import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { sha256Hex, usersByTokenDigest, validateOptions, type FilesystemOptions } from './options';
 import { decodeId, resolveInside, toConnectorError, type Resolved } from './paths';
-import { FilesystemWriter, filesystemNameProblem, makeUniqueDirectory, PARTIAL_PREFIX } from './writing';
+import {
+  claimedDirectory,
+  FilesystemWriter,
+  filesystemNameProblem,
+  makeUniqueDirectory,
+  PARTIAL_PREFIX,
+} from './writing';
 
 const DIGEST_CACHE_ENTRIES = 1000;
 const openFd = promisify(openCallback);
@@ -154,8 +160,13 @@ class FilesystemSession implements ConnectorSession {
     return { relativePath, ...(await resolveInside(this.userDir, relativePath, id)) };
   }
 
-  async createProject(title: string): Promise<ResourceSummary> {
-    return summarize(await makeUniqueDirectory(this.userDir, title), true);
+  async createProject(title: string, claim?: string): Promise<ResourceSummary> {
+    return summarize(makeUniqueDirectory(this.userDir, title, claim), true);
+  }
+
+  async claimedProject(claim: string): Promise<ResourceSummary | null> {
+    const name = claimedDirectory(this.userDir, claim);
+    return name === null ? null : summarize(name, true);
   }
 
   async openWriter(containerId: string, options: WriterOptions): Promise<ResourceWriter> {

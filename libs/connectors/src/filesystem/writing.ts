@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { lstat, mkdir, readdir, rename, rm, rmdir } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -35,18 +35,34 @@ function numberedName(title: string, n: number): string {
   return `${base.trimEnd()}${suffix}`;
 }
 
+/** The mark of the job that made a project, until the job commits (a reserved name: never listed). */
+const CLAIM_FILE = '.presqt-claim';
+
 /** Makes a new directory `title` in `parent`, or `title (2)`, `title (3)`, ... when taken. Returns its name. */
-export async function makeUniqueDirectory(parent: string, title: string): Promise<string> {
+export function makeUniqueDirectory(parent: string, title: string, claim?: string): string {
   checkNames([title]);
   for (let n = 1; ; n++) {
     const name = n === 1 ? title : numberedName(title, n);
     try {
-      await mkdir(join(parent, name));
+      // synchronous, so that nothing runs between making the folder and marking it with the claim
+      mkdirSync(join(parent, name));
+      if (claim !== undefined) writeFileSync(join(parent, name, CLAIM_FILE), claim);
       return name;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
   }
+}
+
+/** The project below `parent` marked with `claim` by makeUniqueDirectory; null when none is. */
+export function claimedDirectory(parent: string, claim: string): string | null {
+  for (const entry of readdirSync(parent, { withFileTypes: true })) {
+    if (!entry.isDirectory() || isReserved(entry.name)) continue;
+    const marker = join(parent, entry.name, CLAIM_FILE);
+    if (lstatSync(marker, { throwIfNoEntry: false })?.isFile() && readFileSync(marker, 'utf8') === claim)
+      return entry.name;
+  }
+  return null;
 }
 
 /** What a write changed, so that a failed or cancelled job can take it back (plain JSON, kept as `staged`). */
@@ -214,6 +230,8 @@ export class FilesystemWriter implements ResourceWriter {
   async commit(): Promise<void> {
     await dropBackups(this.containerDir, this.changes);
     await this.removePartials();
+    // the project is the job's own no longer, but the user's
+    if (this.newProject) await rm(join(this.containerDir, CLAIM_FILE), { force: true });
   }
 
   /**

@@ -81,8 +81,12 @@ class ZippedFoldersSession implements ConnectorSession {
     return unpackingWalk(this.inner.walk(id, options), this.algorithms, place);
   }
 
-  createProject(title: string): Promise<ResourceSummary> {
-    return this.inner.createProject(title);
+  createProject(title: string, claim?: string): Promise<ResourceSummary> {
+    return this.inner.createProject(title, claim);
+  }
+
+  async claimedProject(claim: string): Promise<ResourceSummary | null> {
+    return (await this.inner.claimedProject?.(claim)) ?? null;
   }
 
   async openWriter(containerId: string, options: WriterOptions): Promise<ResourceWriter> {
