@@ -21,7 +21,8 @@ export interface RunningProcess {
 export function startApp(app: 'api' | 'worker', env: Record<string, string>): RunningProcess {
   const child = spawn(process.execPath, [join(ROOT, 'dist', 'apps', app, 'main.js')], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', ...env },
+    // the run's temporary folder (test/support/global-setup.ts) holds the apps' temporary files too
+    env: { PATH: process.env.PATH ?? '', TMPDIR: tmpdir(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

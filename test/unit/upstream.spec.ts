@@ -156,10 +156,12 @@ describe('the shared upstream client', () => {
   });
 
   it('times out an upstream that stops sending, after its retries', async () => {
-    const impatient = new Upstream('Example', api.url, { ...TEST_UPSTREAM, timeoutMs: 200, retries: 1 }).as(
+    // margins wide enough for a loaded machine: each request reaches the fake well within the timeout, and
+    // the fake answers long after it
+    const impatient = new Upstream('Example', api.url, { ...TEST_UPSTREAM, timeoutMs: 500, retries: 1 }).as(
       TOKEN,
     );
-    api.inject({ kind: 'slow', delayMs: 1000, times: 2, match: { path: /no-ranges/ } });
+    api.inject({ kind: 'slow', delayMs: 5000, times: 2, match: { path: /no-ranges/ } });
     expect(await failureOf(impatient.stream({ url: 'file-no-ranges' }))).toEqual({
       status: 504,
       message: 'Example did not answer in time (GET /v1/file-no-ranges).',
