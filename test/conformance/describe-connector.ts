@@ -91,13 +91,19 @@ async function contents(session: ConnectorSession, id: string): Promise<Record<s
 export interface SuiteOptions {
   /** a target the service only reads from (CurateND): every write answers 400 */
   readOnly?: boolean;
+  /**
+   * What the target's writer takes back of a failed or cancelled job (ResourceWriter.abandon): a project
+   * made for the job, and the files it created in an existing one (README, Behaviour).
+   */
+  takesBack?: { newProject: boolean; createdFiles: boolean };
 }
 
 export function describeConnector(
   name: string,
   setup: () => Promise<ConnectorUnderTest>,
-  { readOnly = false }: SuiteOptions = {},
+  options: SuiteOptions = {},
 ): void {
+  const readOnly = options.readOnly ?? false;
   const whenWritable = readOnly ? describe.skip : describe;
   const whenReadOnly = readOnly ? describe : describe.skip;
   describe(`${name} connector: the connector contract`, () => {
@@ -377,6 +383,30 @@ export function describeConnector(
           [`${title}/first.txt`]: '1',
           [`${title}/second.txt`]: '2',
         });
+      });
+
+      const whenNewProjectsGo = options.takesBack?.newProject ? it : it.skip;
+      whenNewProjectsGo('takes back a project made for a job, with what the job stored in it', async () => {
+        const project = await session.createProject('Taken back');
+        const writer = await session.openWriter(project.id, { newProject: true, message: 'conformance' });
+        await writer.putFile(['a.txt'], incoming('a'), 'ignore');
+        await writer.abandon!();
+        expect([404, 410]).toContain(await statusOf(session.getResource(project.id)));
+        const listed = await session.listResources({ page: 1 });
+        expect(listed.resources.map((resource) => resource.id)).not.toContain(project.id);
+      });
+
+      const whenCreatedFilesGo = options.takesBack?.createdFiles ? it : it.skip;
+      whenCreatedFilesGo("takes back the files a job created in a project, a killed run's too", async () => {
+        const id = await target.seedProject('Kept', { 'old.txt': 'old' });
+        const before = await contents(session, id);
+        const killed = await session.openWriter(id, { newProject: false, message: 'conformance' });
+        const staged = (await killed.putFile(['one.txt'], incoming('1'), 'ignore')).staged;
+        const resumed = await session.openWriter(id, { newProject: false, message: 'conformance' });
+        resumed.restage(staged === undefined ? [] : [staged]);
+        await resumed.putFile(['two.txt'], incoming('2'), 'ignore');
+        await resumed.abandon!();
+        expect(await contents(session, id)).toEqual(before);
       });
 
       it('refuses to write into a file', async () => {

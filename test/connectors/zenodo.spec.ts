@@ -325,6 +325,8 @@ describe('zenodo connector', () => {
         id: `${made.id}:${stored.id}`,
         path: '/Flat/notes.txt',
         hashes: { md5: md5('hello') },
+        // what taking the job back would delete
+        staged: { created: stored.id },
       });
       const nested = await failureOf(writer.putFile(['data', 'raw.csv'], countedFile('x'), 'ignore'));
       expect(nested).toEqual({ status: 400, message: expect.stringContaining('Zenodo keeps no folders') });

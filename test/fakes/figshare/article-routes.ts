@@ -24,6 +24,14 @@ export function articleRoutes(route: Router, context: FigshareContext): void {
   const { state } = context;
   const api = () => context.origins().api;
 
+  // https://docs.figshare.com/#private_article_delete: answered 204 (the OpenAPI description's Delete article)
+  route('DELETE', '/account/articles/{article_id}', (request, answer, user) => {
+    const article = ownArticle(context, request.params.article_id, answer, user);
+    if (!article) return;
+    state.deleteArticle(article);
+    answer.empty(204);
+  });
+
   // https://docs.figshare.com/#private_article_details: the article with its files
   route('GET', '/account/articles/{article_id}', (request, answer, user) => {
     const article = ownArticle(context, request.params.article_id, answer, user);

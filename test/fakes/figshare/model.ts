@@ -203,6 +203,14 @@ export class FigshareState {
     this.touch(article);
   }
 
+  /** Deletes an article with its files, from its project too. */
+  deleteArticle(article: StoredArticle): void {
+    for (const file of [...article.files]) this.deleteFile(article, file);
+    this.articles.delete(article.id);
+    const project = article.projectId === null ? undefined : this.projects.get(article.projectId);
+    if (project) project.articles = project.articles.filter((candidate) => candidate !== article);
+  }
+
   /** Deletes an individual project; its articles stay, outside any project. */
   deleteProject(project: StoredProject): void {
     for (const article of project.articles) article.projectId = null;

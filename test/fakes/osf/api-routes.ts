@@ -160,6 +160,20 @@ export class ApiRoutes {
         answer.json(200, { data: this.node(node, viewer), meta: { version: VERSION } });
       }),
     );
+    /**
+     * https://developer.osf.io/#operation/nodes_delete: by a contributor with write access, answered 204 with
+     * no body; the node answers 410 afterwards.
+     */
+    this.api.route(
+      'DELETE',
+      '/nodes/{node_id}/',
+      this.authenticated((request, answer, viewer) => {
+        const node = this.nodeFor(request.params.node_id, viewer, answer, true);
+        if (!node) return;
+        node.deleted = true;
+        answer.empty(204);
+      }),
+    );
     /** https://developer.osf.io/#operation/nodes_children_list: the child nodes the viewer may see, newest first. */
     this.api.route(
       'GET',

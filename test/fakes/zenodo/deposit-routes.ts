@@ -166,6 +166,16 @@ export function depositRoutes(route: Router, context: ZenodoContext): void {
     reply.json(200, depositionJson(context.api(), deposition));
   });
 
+  // https://developers.zenodo.org/#depositions (Delete): an unpublished one only, answered 204; a published
+  // one is refused with 403; afterwards the deposition answers 410
+  route('DELETE', '/deposit/depositions/{id}', (request, reply, caller) => {
+    const deposition = ownDeposition(context, request.params.id, reply, caller);
+    if (!deposition) return;
+    if (deposition.submitted) return reply.error(403, 'Deleting an already published deposition.');
+    deposition.removed = true;
+    reply.empty(204);
+  });
+
   // https://developers.zenodo.org/#publish, answered 202
   route('POST', '/deposit/depositions/{id}/actions/publish', (request, reply, caller) => {
     const deposition = ownDeposition(context, request.params.id, reply, caller);
@@ -198,5 +208,17 @@ export function depositionFileRoutes(route: Router, context: ZenodoContext): voi
     const file = deposition.files.find((candidate) => candidate.id === request.params.file_id);
     if (!file) return reply.error(404, 'File not found');
     reply.json(200, fileJson(context.api(), deposition, file));
+  });
+
+  // https://developers.zenodo.org/#deposition-files (Delete): of an unpublished deposition only, answered 204
+  route('DELETE', '/deposit/depositions/{id}/files/{file_id}', (request, reply, caller) => {
+    const deposition = ownDeposition(context, request.params.id, reply, caller);
+    if (!deposition) return;
+    if (deposition.submitted) return reply.error(403, 'Deleting an already published deposition.');
+    const index = deposition.files.findIndex((candidate) => candidate.id === request.params.file_id);
+    if (index < 0) return reply.error(404, 'File not found');
+    deposition.files.splice(index, 1);
+    context.state.touch(deposition);
+    reply.empty(204);
   });
 }

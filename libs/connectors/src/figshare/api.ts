@@ -151,6 +151,16 @@ export class FigshareApi {
     });
   }
 
+  /** https://docs.figshare.com/#private_article_delete: the article with its files */
+  async deleteArticle(articleId: number): Promise<void> {
+    await this.http.remove({ url: `account/articles/${articleId}` });
+  }
+
+  /** https://docs.figshare.com/#private_project_delete: the project alone, its articles stay */
+  async deleteProject(projectId: string): Promise<void> {
+    await this.http.remove({ url: `account/projects/${projectId}` });
+  }
+
   /** https://docs.figshare.com/#private_article_file_delete */
   async deleteFile(articleId: number, fileId: number): Promise<void> {
     await this.succeed({ method: 'DELETE', url: `account/articles/${articleId}/files/${fileId}` });

@@ -4,7 +4,9 @@ import type {
   PutFileResult,
   ResourceSummary,
   ResourceWriter,
+  WriterOptions,
 } from '../connector';
+import { CreatedFiles } from '../created-files';
 import { ConnectorError } from '../connector-error';
 import { incomingDigest } from '../incoming-digest';
 import { titleSegment } from '../upstream-values';
@@ -48,6 +50,7 @@ export async function createProject(
 /** Files going into one article, each stored as it is put (nothing waits for the commit). */
 class ArticleWriter implements ResourceWriter {
   private readonly files: Map<string, ArticleFile>;
+  private readonly created = new CreatedFiles<number>();
 
   constructor(
     private readonly api: FigshareApi,
@@ -56,6 +59,8 @@ class ArticleWriter implements ResourceWriter {
     files: ArticleFile[],
     /** where the article's files appear, from the top of the target */
     private readonly folder: string,
+    /** the project was made for the job */
+    private readonly newProject: boolean,
   ) {
     this.files = new Map(files.map((file) => [file.name, file]));
   }
@@ -80,11 +85,26 @@ class ArticleWriter implements ResourceWriter {
       this.resourceId,
     );
     this.files.set(name, stored);
-    return this.result(existing ? 'updated' : 'created', stored);
+    if (existing) return this.result('updated', stored);
+    return { ...this.result('created', stored), staged: this.created.add(stored.id) };
   }
 
-  /** Nothing is staged: every file was stored when it was put. */
-  restage(): void {}
+  /** Every file was stored when it was put: what earlier runs staged are only the files they created. */
+  restage(staged: readonly unknown[]): void {
+    this.created.restage(staged);
+  }
+
+  /**
+   * A project made for the job goes with its article (deleting a project alone leaves its articles); in an
+   * existing one, the files the job created go. A file the job replaced keeps its new content: the old one
+   * was deleted once the new one was complete.
+   */
+  async abandon(): Promise<void> {
+    if (this.newProject) {
+      await this.api.deleteArticle(this.article.id);
+      await this.api.deleteProject(this.projectId);
+    } else await this.created.removeAll((fileId) => this.api.deleteFile(this.article.id, fileId));
+  }
 
   /** Nothing is left to do: FigShare shows a file once its upload is complete. */
   async commit(): Promise<void> {}
@@ -124,9 +144,10 @@ async function destination(
 export async function openWriter(
   context: FigshareSessionContext,
   containerId: string,
+  options: WriterOptions,
 ): Promise<ResourceWriter> {
   const { project, article, folder } = await destination(context.api, containerId);
   const projectId = String(project.id);
   const files = await context.api.files(projectId, article.id, containerId);
-  return new ArticleWriter(context.api, projectId, article, files, folder);
+  return new ArticleWriter(context.api, projectId, article, files, folder, options.newProject);
 }

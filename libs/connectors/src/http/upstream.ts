@@ -244,6 +244,14 @@ export class UpstreamClient {
     return { data: await readJson<T>(response, this.upstream.name), response };
   }
 
+  /** Deletes what `request` names; what is gone already (404, 410) counts as deleted. */
+  async remove(request: UpstreamRequest, resourceId?: string): Promise<void> {
+    const response = await this.request({ ...request, method: 'DELETE' });
+    if (response.status >= 300 && response.status !== 404 && response.status !== 410)
+      throw await this.failure(response, resourceId);
+    await response.body.dump();
+  }
+
   /** A successful answer's body as a stream, for file contents. */
   async stream(request: UpstreamRequest, resourceId?: string): Promise<UpstreamResponse> {
     const response = await this.request(request);

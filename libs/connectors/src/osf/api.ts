@@ -65,6 +65,11 @@ export class OsfApi {
     return data.data;
   }
 
+  /** Deletes an entity; one gone already counts as deleted. */
+  async remove(url: string): Promise<void> {
+    await this.http.remove({ url, headers: { accept: ACCEPT } });
+  }
+
   /** Sets some attributes of an entity (PATCH its `self` link) and answers the entity as stored. */
   async update<T extends Entity<unknown>>(entity: T, attributes: object): Promise<T> {
     const { data } = await this.http.json<{ data: T }>(

@@ -4,6 +4,7 @@ import type {
   PutFileResult,
   ResourceSummary,
   ResourceWriter,
+  WriterOptions,
 } from '../connector';
 import { ConnectorError } from '../connector-error';
 import { incomingDigest } from '../incoming-digest';
@@ -45,9 +46,16 @@ export async function createProject(context: OsfSessionContext, title: string): 
 
 /**
  * A writer into a project or component (its osfstorage), a storage or a folder. Each file is stored as it is
- * put, so there is nothing to commit; folders met on the way are found or made once per writer.
+ * put, so there is nothing to commit; folders met on the way are found or made once per writer. A project
+ * made for the job is deleted whole when the job is taken back
+ * (https://developer.osf.io/#operation/nodes_delete); in an existing container what the job stored stays
+ * (OSF keeps each file's earlier versions).
  */
-export async function openWriter(context: OsfSessionContext, containerId: string): Promise<ResourceWriter> {
+export async function openWriter(
+  context: OsfSessionContext,
+  containerId: string,
+  options: WriterOptions,
+): Promise<ResourceWriter> {
   const root = await destinationOf(context.api, containerId);
   const folders = new Map<string, Promise<Destination>>([['', Promise.resolve(root)]]);
   const folderAt = (segments: readonly string[]): Promise<Destination> => {
@@ -71,6 +79,7 @@ export async function openWriter(context: OsfSessionContext, containerId: string
     },
     restage: () => undefined,
     commit: async () => undefined,
+    ...(options.newProject ? { abandon: () => context.api.remove(`nodes/${containerId}/`) } : {}),
   };
 }
 

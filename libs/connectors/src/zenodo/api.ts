@@ -83,6 +83,16 @@ export class ZenodoApi {
     return data;
   }
 
+  /** Deletes an unpublished deposition with its files (https://developers.zenodo.org/#depositions, Delete). */
+  async deleteDeposition(id: number): Promise<void> {
+    await this.http.remove({ url: `deposit/depositions/${id}` });
+  }
+
+  /** Deletes a file of an unpublished deposition (https://developers.zenodo.org/#deposition-files, Delete). */
+  async deleteFile(depositionId: number, fileId: string): Promise<void> {
+    await this.http.remove({ url: `deposit/depositions/${depositionId}/files/${fileId}` });
+  }
+
   /** https://developers.zenodo.org/#publish */
   async publish(id: number, resourceId: string): Promise<Deposition> {
     const { data } = await this.http.json<Deposition>(

@@ -6,6 +6,7 @@ import type {
   ResourceWriter,
   WriterOptions,
 } from '../connector';
+import { CreatedFiles } from '../created-files';
 import { ConnectorError } from '../connector-error';
 import { incomingDigest } from '../incoming-digest';
 import { titleSegment } from '../upstream-values';
@@ -65,6 +66,7 @@ async function sameContent(file: IncomingFile, existing: DepositionFile): Promis
 class DepositionWriter implements ResourceWriter {
   private readonly files: Map<string, DepositionFile>;
   private readonly folder: string;
+  private readonly created = new CreatedFiles<string>();
 
   constructor(
     private readonly context: ZenodoSessionContext,
@@ -89,11 +91,24 @@ class DepositionWriter implements ResourceWriter {
     const stored = await this.context.api.putObject(this.bucket, name, file);
     const listed = await this.listed(name);
     this.files.set(name, listed);
-    return this.result(existing ? 'updated' : 'created', listed, stored.checksum);
+    if (existing) return this.result('updated', listed, stored.checksum);
+    return { ...this.result('created', listed, stored.checksum), staged: this.created.add(listed.id) };
   }
 
-  /** Nothing is staged: every file was stored when it was put. */
-  restage(): void {}
+  /** Every file was stored when it was put: what earlier runs staged are only the files they created. */
+  restage(staged: readonly unknown[]): void {
+    this.created.restage(staged);
+  }
+
+  /**
+   * A deposition made for the job goes whole; in an existing one, the files the job created go. A file the
+   * job replaced keeps its new content: Zenodo's bucket replaced the old one.
+   */
+  async abandon(): Promise<void> {
+    const id = this.deposition.id;
+    if (this.options.newProject) await this.context.api.deleteDeposition(id);
+    else await this.created.removeAll((fileId) => this.context.api.deleteFile(id, fileId));
+  }
 
   /** Publishes a deposition made for this job, when the target is set to publish. */
   async commit(): Promise<void> {

@@ -92,6 +92,14 @@ export class ZippingWriter implements ResourceWriter {
     await this.inner.commit();
   }
 
+  /** The files waiting on disk go; what the target stored (the zip, the metadata file) its writer takes back. */
+  async abandon(): Promise<void> {
+    await Promise.all([...this.staged.values()].map((file) => rm(file.local, { force: true })));
+    this.staged.clear();
+    this.earlier?.release();
+    await this.inner.abandon?.();
+  }
+
   /** The bag: the earlier zip's files that stay, then the new ones. */
   private async pack(output: string): Promise<void> {
     const writer = new BagZipWriter({
