@@ -59,18 +59,38 @@ export function verifyRuns(runs: JobRun[], lab: string, archive: string, bagVeri
       findings.writesBroken.push(`${run.user} upload ${run.ending} but left ${run.uploadTitle}`);
     }
   }
-  // a transfer that did not finish left no project: each project at the destination is a finished write
-  const users = new Set(runs.map((run) => run.user));
-  for (const user of users) {
-    const dir = join(archive, user);
-    const held = existsSync(dir) ? readdirSync(dir).filter((name) => !name.startsWith('.')).length : 0;
-    const finished = runs.filter(
-      (run) => run.user === user && run.kind !== 'download' && run.ending === 'finished',
-    );
-    if (held !== finished.length)
-      findings.writesBroken.push(
-        `${user}: ${held} projects at the destination, ${finished.length} finished writes`,
-      );
-  }
+  for (const user of new Set(runs.map((run) => run.user)))
+    findings.writesBroken.push(...orphans(runs, archive, user));
   return findings;
+}
+
+/**
+ * A write that did not finish left no project: each project at the destination is a finished write. Each one
+ * that is not says whether a job's claim still marks it (made by a run that never committed), how many files
+ * it holds, and how the runs that could have made it ended.
+ */
+function orphans(runs: JobRun[], archive: string, user: string): string[] {
+  const dir = join(archive, user);
+  const held = existsSync(dir) ? readdirSync(dir).filter((name) => !name.startsWith('.')) : [];
+  const writes = runs.filter((run) => run.user === user && run.kind !== 'download');
+  const finished = new Set(
+    writes.filter((run) => run.ending === 'finished').map((run) => fsPath(run.destinationId ?? '')),
+  );
+  return held
+    .filter((name) => !finished.has(name))
+    .map((name) => {
+      const claimed = existsSync(join(dir, name, '.presqt-claim'));
+      const files = Object.keys(treeOf(join(dir, name))).length;
+      const title = name.replace(/ \(\d+\)$/, '');
+      const candidates = writes
+        .filter((run) => (run.kind === 'upload' ? run.uploadTitle : run.source) === title)
+        .map((run) => `${run.kind} ${run.ending}`);
+      return `${user}: ${name} belongs to no finished write (claim ${claimed ? 'still there' : 'gone'}, ${files} files; runs of that title: ${summary(candidates)})`;
+    });
+}
+
+function summary(items: string[]): string {
+  const counts = new Map<string, number>();
+  for (const item of items) counts.set(item, (counts.get(item) ?? 0) + 1);
+  return [...counts].map(([item, count]) => `${count} ${item}`).join(', ') || 'none';
 }

@@ -327,4 +327,31 @@ describe('jobs across killed workers', () => {
     worker.child.kill('SIGTERM');
     await worker.exited;
   });
+
+  it('lets one worker at a time carry out a run, even when the job is handed to a second worker', async () => {
+    // no worker runs: the run's lease is taken first as a worker still carrying the run out would hold it
+    await startDataTransfer('ignore');
+    const redis = new Redis(stack.env.REDIS_URL);
+    const store = new JobStore(redis, stack.env.REDIS_PREFIX, 3600);
+    const ticket = ticketFor(SECRET_KEY, 'alice-token', 'alice-token');
+    const record = (await store.get('transfer', ticket))!;
+    expect(await store.holdRun(record, 'the first worker', 60_000)).toBe(true);
+    const userDir = join(destination, 'alice');
+    const before = existsSync(userDir) ? readdirSync(userDir) : [];
+
+    const worker = await restartWorker();
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect(readdirSync(userDir).filter((entry) => !before.includes(entry))).toEqual([]);
+    const waiting = await http.get('/api_v1/job_status/transfer/').set(TOKENS).expect(202);
+    expect(waiting.body.files_finished).toBe(0);
+
+    // the first worker is done with it (here: gives it up): the second carries the run out
+    await store.releaseRun(record, 'the first worker');
+    const done = await pollUntilDone(stack.baseUrl, '/api_v1/job_status/transfer/', TOKENS, 60_000);
+    expect(done.status).toBe(200);
+    expect(readdirSync(userDir).filter((entry) => !before.includes(entry))).toHaveLength(1);
+    await redis.quit();
+    worker.child.kill('SIGTERM');
+    await worker.exited;
+  });
 });

@@ -51,6 +51,21 @@ if redis.call('HGET', KEYS[1], 'status') ~= 'in_progress' then return 0 end
 redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
 return 1`;
 
+/** Holds a run's lease for `holder` when it is free or theirs already, for ARGV[2] milliseconds more. */
+const HOLD = `
+local current = redis.call('GET', KEYS[1])
+if current and current ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1`;
+
+/** Gives a run's lease up, if `holder` still has it. */
+const RELEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+/** What names one run of a job. */
+type RunKey = Pick<JobRecord, 'kind' | 'ticket' | 'run_id'>;
+
 export type JobEnd =
   | { status: 'finished'; message: string; result: ResultOf<JobKind> }
   | { status: 'failed'; statusCode: number; message: string }
@@ -196,16 +211,33 @@ export class JobStore {
     return new Map(Object.entries(fields).map(([item, data]) => [item, JSON.parse(data) as T]));
   }
 
+  /**
+   * Takes or renews the lease on carrying out a run: one worker at a time does, even when Bull hands the
+   * same job to a second worker (a lock renewal that came late). False while another holder has it; a holder
+   * that dies loses it after `ttlMs`.
+   */
+  async holdRun(record: RunKey, holder: string, ttlMs: number): Promise<boolean> {
+    return (await this.redis.eval(HOLD, 1, this.leaseKey(record), holder, Math.ceil(ttlMs))) === 1;
+  }
+
+  async releaseRun(record: RunKey, holder: string): Promise<void> {
+    await this.redis.eval(RELEASE, 1, this.leaseKey(record), holder);
+  }
+
   /** Every run still in progress, found by scanning (for the janitor; never on a request's path). */
   async *inProgress(): AsyncIterable<JobRecord> {
     const stream = this.redis.scanStream({ match: `${this.prefix}:job:*`, count: 500 });
     for await (const keys of stream as AsyncIterable<string[]>) {
       for (const key of keys) {
-        if (key.endsWith(':checkpoints')) continue;
+        if (key.endsWith(':checkpoints') || key.includes(':runner:')) continue;
         const fields = await this.redis.hgetall(key);
         if (fields.status === 'in_progress') yield fromFields(fields);
       }
     }
+  }
+
+  private leaseKey(record: RunKey): string {
+    return `${this.keys(record.kind, record.ticket)[0]}:runner:${record.run_id}`;
   }
 
   private keys(kind: JobKind, ticket: string): [string, string] {

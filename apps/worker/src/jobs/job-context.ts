@@ -11,6 +11,12 @@ export class JobCancelled extends Error {
   }
 }
 
+/** A worker's lease on carrying out a run (JobStore.holdRun), renewed while the run goes on. */
+export interface RunLease {
+  holder: string;
+  ttlMs: number;
+}
+
 /**
  * What a running job sees of its record: progress reporting (batched, so a job with many small files does
  * not write to Redis for each one), and a signal that fires within a second of a cancel from any API process.
@@ -28,14 +34,36 @@ export class JobContext {
   private readonly timer: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
   private lastChecked = 0;
+  private readonly leaseTimer: NodeJS.Timeout;
+  private lost = false;
 
   constructor(
     private readonly store: JobStore,
     readonly record: JobRecord,
+    lease: RunLease,
   ) {
     this.timer = setInterval(() => {
       this.flushing = (this.dirty ? this.flush() : this.checkStillRunning()).catch(() => undefined);
     }, TICK_MS);
+    // renewed as often as Bull renews its lock, so that the lease lapses no later than the lock does
+    this.leaseTimer = setInterval(() => {
+      this.store.holdRun(record, lease.holder, lease.ttlMs).then(
+        (held) => {
+          if (held) return;
+          this.lost = true;
+          this.controller.abort();
+        },
+        () => undefined,
+      );
+    }, lease.ttlMs / 3);
+  }
+
+  /**
+   * Another worker holds the run's lease now (this one's lapsed, for example while Redis did not answer): the
+   * run stops, and what it wrote stays for the run that carries on.
+   */
+  get superseded(): boolean {
+    return this.lost;
   }
 
   get signal(): AbortSignal {
@@ -91,6 +119,7 @@ export class JobContext {
   /** Stops the timers; pending progress is dropped (the job is ending). */
   async close(): Promise<void> {
     clearInterval(this.timer);
+    clearInterval(this.leaseTimer);
     await this.flushing;
   }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { mkdir, rm } from 'node:fs/promises';
 import { getQueueToken } from '@nestjs/bull';
@@ -5,9 +6,9 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/comm
 import { ModuleRef } from '@nestjs/core';
 import type { Job, Queue } from 'bull';
 import { AppConfig } from '@app/config';
-import { JobStore, type JobEnd, type JobPayload, type JobRecord } from '@app/jobs';
+import { JobStore, lockSettings, type JobEnd, type JobPayload, type JobRecord } from '@app/jobs';
 import { jobEndedMessage, Mailer } from '@app/mail';
-import { failureOf, JobContext } from './job-context';
+import { failureOf, JobContext, type RunLease } from './job-context';
 import { JOB_HANDLERS, type JobHandler, type JobOutcome } from './job-handler';
 import { removeRunsExcept } from './run-dirs';
 
@@ -44,20 +45,55 @@ export class JobRunner implements OnApplicationBootstrap {
 
   private async run(handler: JobHandler, job: Job<JobPayload>): Promise<void> {
     const payload = job.data;
-    const record = await this.store.get(handler.kind, payload.ticket);
-    // cancelled before a worker took it, or replaced by a newer run
-    if (!record || record.run_id !== payload.runId || record.status !== 'in_progress') {
-      if (record?.run_id === payload.runId && record.status === 'cancelled')
-        await this.takeBack(handler, payload, record);
-      return;
+    const lease = { holder: randomUUID(), ttlMs: lockSettings(this.config.jobLockMs).lockDuration };
+    const record = await this.leaseRun(handler, payload, lease);
+    if (!record) return;
+    try {
+      await this.carryOut(handler, payload, record, lease);
+    } finally {
+      await this.store.releaseRun(record, lease.holder).catch(() => undefined);
     }
-    this.logger.log(`running ${handler.kind} job ${record.run_id}`);
+  }
 
+  /**
+   * The run to carry out, once this worker holds its lease; null when there is nothing to do. A run another
+   * worker is still carrying out (Bull handed the job out twice) is waited for; if it ends meanwhile, its
+   * holder is done with it. A run that ended while no worker held it (cancelled after its worker died) has
+   * what its runs wrote taken back.
+   */
+  private async leaseRun(
+    handler: JobHandler,
+    payload: JobPayload,
+    lease: RunLease,
+  ): Promise<JobRecord | null> {
+    const run = { kind: handler.kind, ticket: payload.ticket, run_id: payload.runId };
+    for (;;) {
+      const held = await this.store.holdRun(run, lease.holder, lease.ttlMs);
+      const record = await this.store.get(handler.kind, payload.ticket);
+      // replaced by a newer run, or cancelled or ended before this worker could take it
+      if (!record || record.run_id !== payload.runId || record.status !== 'in_progress') {
+        if (held && record?.run_id === payload.runId && record.status === 'cancelled')
+          await this.takeBack(handler, payload, record);
+        if (held) await this.store.releaseRun(run, lease.holder);
+        return null;
+      }
+      if (held) return record;
+      await new Promise((resolve) => setTimeout(resolve, lease.ttlMs / 10));
+    }
+  }
+
+  private async carryOut(
+    handler: JobHandler,
+    payload: JobPayload,
+    record: JobRecord,
+    lease: RunLease,
+  ): Promise<void> {
+    this.logger.log(`running ${handler.kind} job ${record.run_id}`);
     const workDir = this.config.jobDir(handler.kind, record.ticket, record.run_id);
     await mkdir(workDir, { recursive: true });
     // the user's earlier runs of this kind were replaced by this one: their files go now
     await removeRunsExcept(dirname(workDir), record.run_id);
-    const context = new JobContext(this.store, record);
+    const context = new JobContext(this.store, record, lease);
     let outcome: JobEnd | undefined;
     let done: JobOutcome | undefined;
     try {
@@ -73,6 +109,8 @@ export class JobRunner implements OnApplicationBootstrap {
     } finally {
       await context.close();
     }
+    // another worker carries the run on now: the run, its files and what it wrote are its
+    if (context.superseded) return this.logger.warn(`${handler.kind} ${record.run_id} lost its lease`);
     const ended = outcome !== undefined && (await this.store.end(record, outcome));
     // cancelled between the job's last look and its end: what it wrote goes, as for any cancelled job
     const takeBack = done?.takeBack;

@@ -84,7 +84,7 @@ export class TransferJob implements JobHandler<'transfer'> {
       stagingDir: workDir,
     });
     const transfer = { payload, context, workDir, source, destination, from, to, resource, strip, place };
-    return writeOrTakeBack(place.writer, () => this.write(transfer));
+    return writeOrTakeBack(context, place.writer, () => this.write(transfer));
   }
 
   /** The source's files into the destination, then keywords and the metadata file, and the commit. */

@@ -67,7 +67,7 @@ export class UploadJob implements JobHandler<'upload'> {
     });
     const zip = await openZip(join(workDir, UPLOAD_PACKAGE_FILE), this.config.zipLimits);
     try {
-      return await writeOrTakeBack(destination.writer, () =>
+      return await writeOrTakeBack(context, destination.writer, () =>
         this.write({ payload, context, target, session, bag, zip, destination }),
       );
     } finally {
