@@ -354,4 +354,27 @@ describe('jobs across killed workers', () => {
     worker.child.kill('SIGTERM');
     await worker.exited;
   });
+  it('takes back the project of a run cancelled while its dead worker still held it, though the run never recorded it', async () => {
+    // no worker runs: a run died just after making its project, before any checkpoint, its lease not lapsed yet
+    await startDataTransfer('ignore');
+    const redis = new Redis(stack.env.REDIS_URL);
+    const store = new JobStore(redis, stack.env.REDIS_PREFIX, 3600);
+    const ticket = ticketFor(SECRET_KEY, 'alice-token', 'alice-token');
+    const record = (await store.get('transfer', ticket))!;
+    expect(await store.holdRun(record, 'a dead worker', 4000)).toBe(true);
+    const userDir = join(destination, 'alice');
+    const name = `Data (${readdirSync(userDir).length + 1})`;
+    const claim = createHash('sha256').update(`transfer:${ticket}:${record.run_id}`).digest('hex');
+    writeTree(userDir, {
+      [`${name}/.presqt-claim`]: claim,
+      [`${name}/part-00.bin`]: 'written by the dead run',
+    });
+    await http.patch('/api_v1/job_status/transfer/').set(TOKENS).expect(200);
+    await redis.quit();
+
+    const worker = await restartWorker();
+    expect(await gone(join(userDir, name), 15_000)).toBe(true);
+    worker.child.kill('SIGTERM');
+    await worker.exited;
+  });
 });

@@ -154,11 +154,12 @@ export async function takeBackEarlierRuns(
   stagingDir: string,
 ): Promise<void> {
   const checkpoints = await store.checkpoints<ContainerCheckpoint & { staged?: unknown }>(record);
-  const made = checkpoints.get(CONTAINER_CHECKPOINT);
+  // without a recorded id (the run died before recording it, or its checkpoint was refused or lost), the
+  // target is asked for the project made with the job's claim, if any
   const container =
     containerId ??
-    made?.id ??
-    (made ? (await session.claimedProject?.(projectClaim(record)))?.id : undefined);
+    checkpoints.get(CONTAINER_CHECKPOINT)?.id ??
+    (await session.claimedProject?.(projectClaim(record)))?.id;
   if (container === undefined) return;
   const writer = await session.openWriter(container, {
     newProject: containerId === null,

@@ -57,9 +57,10 @@ export class JobRunner implements OnApplicationBootstrap {
 
   /**
    * The run to carry out, once this worker holds its lease; null when there is nothing to do. A run another
-   * worker is still carrying out (Bull handed the job out twice) is waited for; if it ends meanwhile, its
-   * holder is done with it. A run that ended while no worker held it (cancelled after its worker died) has
-   * what its runs wrote taken back.
+   * worker holds (Bull handed the job out twice, or its dead worker's lease has not lapsed yet) is waited for.
+   * A run cancelled while no worker carried it out (its worker died) has what its runs wrote taken back by the
+   * worker that holds the lease next: its own worker, if alive, took it back already, and taking back twice is
+   * harmless.
    */
   private async leaseRun(
     handler: JobHandler,
@@ -68,16 +69,16 @@ export class JobRunner implements OnApplicationBootstrap {
   ): Promise<JobRecord | null> {
     const run = { kind: handler.kind, ticket: payload.ticket, run_id: payload.runId };
     for (;;) {
-      const held = await this.store.holdRun(run, lease.holder, lease.ttlMs);
       const record = await this.store.get(handler.kind, payload.ticket);
-      // replaced by a newer run, or cancelled or ended before this worker could take it
-      if (!record || record.run_id !== payload.runId || record.status !== 'in_progress') {
-        if (held && record?.run_id === payload.runId && record.status === 'cancelled')
-          await this.takeBack(handler, payload, record);
-        if (held) await this.store.releaseRun(run, lease.holder);
+      // replaced by a newer run, or ended by its worker
+      if (!record || record.run_id !== payload.runId || !['in_progress', 'cancelled'].includes(record.status))
+        return null;
+      if (await this.store.holdRun(run, lease.holder, lease.ttlMs)) {
+        if (record.status === 'in_progress') return record;
+        await this.takeBack(handler, payload, record);
+        await this.store.releaseRun(run, lease.holder);
         return null;
       }
-      if (held) return record;
       await new Promise((resolve) => setTimeout(resolve, lease.ttlMs / 10));
     }
   }
