@@ -13,6 +13,7 @@ const ROOT = join(__dirname, '..');
 export interface BenchStack {
   /** the API's base URL */
   base: string;
+  api: ChildProcess;
   /** the first worker */
   worker: ChildProcess;
   stop(): void;
@@ -38,6 +39,8 @@ export async function startBenchStack(work: string, targetsFile: string, workers
     ...(process.env.FILE_TRANSFERS ? { FILE_TRANSFERS: process.env.FILE_TRANSFERS } : {}),
     // as `npm run start:worker` runs it (README, Memory)
     MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072',
+    ...(process.env.LD_PRELOAD ? { LD_PRELOAD: process.env.LD_PRELOAD } : {}),
+    ...(process.env.MALLOC_CONF ? { MALLOC_CONF: process.env.MALLOC_CONF } : {}),
   };
   // as `npm run start:*` runs them (README, Memory); BENCH_NODE_ARGS adds more, e.g.
   // BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles both processes
@@ -59,7 +62,7 @@ export async function startBenchStack(work: string, targetsFile: string, workers
   }
   // the worker connects to its queues a little after the API answers
   await new Promise((resolve) => setTimeout(resolve, 1000));
-  return { base, worker: workerProcesses[0], stop };
+  return { base, api, worker: workerProcesses[0], stop };
 }
 
 export interface JobRun {
