@@ -37,19 +37,14 @@ export async function startBenchStack(work: string, targetsFile: string, workers
     ...(process.env.HASH_THREADS ? { HASH_THREADS: process.env.HASH_THREADS } : {}),
     ...(process.env.UV_THREADPOOL_SIZE ? { UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE } : {}),
     ...(process.env.FILE_TRANSFERS ? { FILE_TRANSFERS: process.env.FILE_TRANSFERS } : {}),
-    // as `npm run start:worker` runs it (README, Memory)
-    MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072',
-    ...(process.env.LD_PRELOAD ? { LD_PRELOAD: process.env.LD_PRELOAD } : {}),
-    ...(process.env.MALLOC_CONF ? { MALLOC_CONF: process.env.MALLOC_CONF } : {}),
+    // PRESQT_NO_JEMALLOC=1 measures with glibc's allocator (scripts/start-app.sh)
+    ...(process.env.PRESQT_NO_JEMALLOC ? { PRESQT_NO_JEMALLOC: process.env.PRESQT_NO_JEMALLOC } : {}),
   };
-  // as `npm run start:*` runs them (README, Memory); BENCH_NODE_ARGS adds more, e.g.
+  // as `npm run start:*` runs them (README, Memory); BENCH_NODE_ARGS adds node options, e.g.
   // BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles both processes
-  const nodeArgs = [
-    '--max-semi-space-size=2',
-    ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
-  ];
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const start = (app: string) =>
-    spawn(process.execPath, [...nodeArgs, join(ROOT, `dist/apps/${app}/main.js`)], { env, stdio: 'ignore' });
+    spawn('sh', [join(ROOT, 'scripts/start-app.sh'), app, ...nodeArgs], { env, stdio: 'ignore' });
   const api = start('api');
   const workerProcesses = Array.from({ length: workers }, () => start('worker'));
   const stop = () => [api, ...workerProcesses, redis].forEach((child) => child.kill('SIGTERM'));

@@ -121,11 +121,11 @@ install_redis() {
     die "redis-server is not installed and this is not a Debian/Ubuntu system: install Redis 6+ (or set REDIS_URL to a reachable Redis) and run again"
   if [[ $(id -u) -eq 0 ]]; then
     say "installing redis-server (apt-get, log: $LOG_DIR/apt.log)"
-    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive "${apt[@]}" install redis-server; } >"$LOG_DIR/apt.log" 2>&1 ||
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive "${apt[@]}" install redis-server libjemalloc2; } >"$LOG_DIR/apt.log" 2>&1 ||
       { show_log "$LOG_DIR/apt.log"; die "installing redis-server failed"; }
   elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
     say "installing redis-server (sudo apt-get, log: $LOG_DIR/apt.log)"
-    { sudo -n apt-get update -qq && sudo -n env DEBIAN_FRONTEND=noninteractive "${apt[@]}" install redis-server; } \
+    { sudo -n apt-get update -qq && sudo -n env DEBIAN_FRONTEND=noninteractive "${apt[@]}" install redis-server libjemalloc2; } \
       >"$LOG_DIR/apt.log" 2>&1 || { show_log "$LOG_DIR/apt.log"; die "installing redis-server failed"; }
   else
     die "redis-server is not installed and I cannot install it without root. Run: sudo apt-get install -y redis-server   (or set REDIS_URL to a reachable Redis) and then npm run up again"
@@ -241,8 +241,8 @@ command -v setsid >/dev/null && launcher=(setsid nohup)
 start_process() {
   local name=$1 log="$LOG_DIR/$1.log"
   [[ -f $log ]] && mv -f "$log" "$log.1"
-  # see README (Memory): without these, freed 1 MiB stream buffers linger and RSS grows with the job's size
-  MALLOC_MMAP_THRESHOLD_=131072 "${launcher[@]}" node --max-semi-space-size=2 "dist/apps/$name/main.js" >"$log" 2>&1 </dev/null &
+  # scripts/start-app.sh: the allocator and node settings every way of starting the apps uses (README, Memory)
+  "${launcher[@]}" sh scripts/start-app.sh "$name" >"$log" 2>&1 </dev/null &
   echo $! >"$RUN_DIR/$name.pid"
   say "started $name (pid $!, log: $log)"
 }

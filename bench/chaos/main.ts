@@ -119,7 +119,6 @@ async function startStack(places: Places): Promise<ChaosStack> {
     SECRET_KEY: 'chaos-secret-key-chaos-secret-key',
     JOB_LOCK_MS: String(JOB_LOCK_MS),
     JOB_SWEEP_MS: '2000',
-    MALLOC_MMAP_THRESHOLD_: '131072',
   };
   const api = startApp('api', env);
   await waitForPort(port, 30_000);

@@ -17,9 +17,10 @@ export interface RunningProcess {
   exited: Promise<number | string>;
 }
 
-/** Starts one built app (`api` or `worker`) as a real process. */
+/** Starts one built app (`api` or `worker`) as a real process, as `npm run start:*` does. */
 export function startApp(app: 'api' | 'worker', env: Record<string, string>): RunningProcess {
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'apps', app, 'main.js')], {
+  // the script exec()s node, so the child's pid and signals are node's own
+  const child = spawn('sh', [join(ROOT, 'scripts', 'start-app.sh'), app], {
     cwd: ROOT,
     // the run's temporary folder (test/support/global-setup.ts) holds the apps' temporary files too
     env: { PATH: process.env.PATH ?? '', TMPDIR: tmpdir(), ...env },

@@ -8,6 +8,7 @@ import type { Job, Queue } from 'bull';
 import { AppConfig } from '@app/config';
 import { JobStore, lockSettings, type JobEnd, type JobPayload, type JobRecord } from '@app/jobs';
 import { jobEndedMessage, Mailer } from '@app/mail';
+import { IdleCollector } from './idle-collector';
 import { failureOf, JobContext, type RunLease } from './job-context';
 import { JOB_HANDLERS, type JobHandler, type JobOutcome } from './job-handler';
 import { removeRunsExcept } from './run-dirs';
@@ -19,6 +20,7 @@ import { removeRunsExcept } from './run-dirs';
 @Injectable()
 export class JobRunner implements OnApplicationBootstrap {
   private readonly logger = new Logger('JobRunner');
+  private readonly collector = new IdleCollector();
 
   constructor(
     @Inject(JOB_HANDLERS) private readonly handlers: JobHandler[],
@@ -34,7 +36,7 @@ export class JobRunner implements OnApplicationBootstrap {
       // process() settles only when the queue closes; a close during start-up must not crash the worker.
       // Bull rejects it with nothing at all when the queue closes before its first job.
       queue
-        .process(this.config.jobConcurrency, (job) => this.run(handler, job))
+        .process(this.config.jobConcurrency, (job) => this.collector.around(() => this.run(handler, job)))
         .catch((error: unknown) => {
           if (error instanceof Error) this.logger.warn(`${handler.kind} queue stopped: ${error.message}`);
         });

@@ -1,0 +1,22 @@
+#!/bin/sh
+# Starts one app (api or worker) as every way of running the service does: `npm run start:*`, `npm run up`,
+# the Docker images, the benchmarks and the chaos run. Why each setting: README, Memory.
+# Usage: scripts/start-app.sh <api|worker> [node options...]
+set -e
+app=$1
+shift
+cd "$(dirname "$0")/.."
+# jemalloc, when installed (Debian: libjemalloc2), hands freed memory back to the system, so a worker returns
+# to its idle size after a job; glibc keeps it in fragmented arenas
+for lib in /usr/lib/*-linux-gnu/libjemalloc.so.2 /usr/lib/libjemalloc.so.2; do
+  if [ -z "${PRESQT_NO_JEMALLOC:-}" ] && [ -f "$lib" ]; then
+    export LD_PRELOAD="$lib${LD_PRELOAD:+:$LD_PRELOAD}"
+    export MALLOC_CONF="${MALLOC_CONF:-background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0}"
+    break
+  fi
+done
+# glibc, when it is the allocator: freed 1 MiB stream buffers go back at once instead of lingering
+export MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-131072}"
+# the worker collects its heap once it has no job left (apps/worker/src/jobs/idle-collector.ts)
+[ "$app" = worker ] && set -- --expose-gc "$@"
+exec node --max-semi-space-size=2 "$@" "dist/apps/$app/main.js"
