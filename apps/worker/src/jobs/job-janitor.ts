@@ -6,8 +6,8 @@ import { ModuleRef } from '@nestjs/core';
 import type { Queue } from 'bull';
 import { AppConfig } from '@app/config';
 import { JOB_KINDS, JobStore, type JobRecord } from '@app/jobs';
+import { directories, JobFiles, removeRunsExcept } from '@app/job-files';
 import { gaveUpMessage } from './job-runner';
-import { directories, removeRunsExcept } from './run-dirs';
 
 const LOST_RUN_MESSAGE =
   'The job was lost before it could finish (no queue holds it any more); please start it again.';
@@ -29,6 +29,7 @@ export class JobJanitor implements OnApplicationBootstrap, OnApplicationShutdown
     private readonly config: AppConfig,
     private readonly store: JobStore,
     private readonly moduleRef: ModuleRef,
+    private readonly files: JobFiles,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -44,12 +45,16 @@ export class JobJanitor implements OnApplicationBootstrap, OnApplicationShutdown
     clearInterval(this.timer);
   }
 
+  /** Stale runs' directories on this host, and their files in the job-file store (the same with the local one). */
   async removeStaleFiles(): Promise<void> {
     for (const kind of JOB_KINDS) {
       const kindDir = join(this.config.dataDir, 'jobs', kind);
-      for (const ticket of await directories(kindDir)) {
+      const tickets = new Set(await directories(kindDir));
+      for await (const ticket of this.files.tickets(kind)) tickets.add(ticket);
+      for (const ticket of tickets) {
         const record = await this.store.get(kind, ticket);
         await removeRunsExcept(join(kindDir, ticket), record?.run_id);
+        await this.files.removeRunsExcept(kind, ticket, record?.run_id);
       }
     }
   }
