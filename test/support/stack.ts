@@ -62,7 +62,12 @@ export interface Stack {
  * directory and a Redis key prefix of its own, so test files never see each other's state.
  */
 export async function startStack(
-  options: { env?: Record<string, string>; worker?: boolean } = {},
+  options: {
+    env?: Record<string, string>;
+    worker?: boolean;
+    /** what the worker's environment has instead of `env` (a data directory of its own...) */
+    workerEnv?: Record<string, string>;
+  } = {},
 ): Promise<Stack> {
   const redisUrl = process.env.PRESQT_TEST_REDIS_URL;
   if (!redisUrl)
@@ -78,7 +83,7 @@ export async function startStack(
     ...options.env,
   };
   const api = startApp('api', env);
-  const worker = options.worker === false ? undefined : startApp('worker', env);
+  const worker = options.worker === false ? undefined : startApp('worker', { ...env, ...options.workerEnv });
   try {
     await Promise.race([
       waitForPort(port, 20_000),
