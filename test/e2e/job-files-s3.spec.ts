@@ -1,12 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import request from 'supertest';
 import { ZenodoFake } from '../fakes/zenodo/zenodo-fake';
 import { makeBagZip } from '../support/bags';
-import { ALL_ACTIONS } from '../support/fs-fixtures';
+import { ALL_ACTIONS, writeTree } from '../support/fs-fixtures';
 import {
   binaryParser,
   downloadTo,
@@ -217,6 +217,17 @@ describe('job files in object storage, API and worker on hosts of their own', ()
     expect(await s3.keys(`${prefix}/download/`)).toEqual([
       expect.stringMatching(new RegExp(`/zenodo_download_${slowProjectId}\\.zip$`)),
     ]);
+  });
+
+  it('the API removes an upload it died while receiving from its own disk, which no worker sees', async () => {
+    const uploads = join(stack.env.DATA_DIR, 'uploads');
+    writeTree(uploads, { 'abandoned/package.zip': 'half', 'recent/package.zip': 'receiving' });
+    const twoDaysAgo = new Date(Date.now() - 48 * 3600 * 1000);
+    utimesSync(join(uploads, 'abandoned'), twoDaysAgo, twoDaysAgo);
+    const deadline = Date.now() + 10_000;
+    while (existsSync(join(uploads, 'abandoned')) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(readdirSync(uploads)).toEqual(['recent']);
   });
 
   it("deletes a download's zip from the bucket when its record expires", async () => {

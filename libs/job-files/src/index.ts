@@ -3,3 +3,4 @@ export * from './job-files.module';
 export * from './local-job-files';
 export * from './run-dirs';
 export * from './s3-job-files';
+export * from './incoming-uploads';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Injectable } from '@nestjs/common';
 import { ServiceError } from '@app/common';
 import { AppConfig } from '@app/config';
-import { JobFiles } from '@app/job-files';
+import { incomingUploadsDir, JobFiles } from '@app/job-files';
 import {
   JobStore,
   ticketFor,
@@ -70,7 +70,7 @@ export class UploadsService {
       throw ServiceError.badRequest(IN_PROGRESS_ERROR);
     }
 
-    const incoming = join(this.config.dataDir, 'uploads', randomUUID());
+    const incoming = join(incomingUploadsDir(this.config.dataDir), randomUUID());
     try {
       const file = await receivePackage(incoming, UPLOAD_PACKAGE_FILE, this.config.maxUploadBytes);
       const bag = await this.inspections.run(() =>

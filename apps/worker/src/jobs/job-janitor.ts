@@ -1,4 +1,3 @@
-import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { getQueueToken } from '@nestjs/bull';
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
@@ -6,7 +5,7 @@ import { ModuleRef } from '@nestjs/core';
 import type { Queue } from 'bull';
 import { AppConfig } from '@app/config';
 import { JOB_KINDS, JobStore, type JobRecord } from '@app/jobs';
-import { directories, JobFiles, removeRunsExcept } from '@app/job-files';
+import { directories, JobFiles, removeAbandonedUploads, removeRunsExcept } from '@app/job-files';
 import { gaveUpMessage } from './job-runner';
 
 const LOST_RUN_MESSAGE =
@@ -60,15 +59,7 @@ export class JobJanitor implements OnApplicationBootstrap, OnApplicationShutdown
   }
 
   async removeAbandonedUploads(): Promise<void> {
-    const uploads = join(this.config.dataDir, 'uploads');
-    const oldest = Date.now() - this.config.jobTtlSeconds * 1000;
-    for (const name of await directories(uploads)) {
-      const modified = await stat(join(uploads, name)).then(
-        (stats) => stats.mtimeMs,
-        () => Infinity,
-      );
-      if (modified < oldest) await rm(join(uploads, name), { recursive: true, force: true });
-    }
+    await removeAbandonedUploads(this.config.dataDir, this.config.jobTtlSeconds * 1000);
   }
 
   async failLostRuns(): Promise<void> {
