@@ -2,5 +2,4 @@ export * from './job-files';
 export * from './job-files.module';
 export * from './local-job-files';
 export * from './run-dirs';
-export * from './s3-job-files';
 export * from './incoming-uploads';
