@@ -26,6 +26,10 @@ const START = { ...SOURCE, 'presqt-email-opt-in': '' };
 const FILE_READS = /\/files\/[^/]+\/content$/;
 /** files of the project whose download is interrupted: each sent slowly, so the kill lands midway */
 const SLOW_FILES = 8;
+/** processes with the S3 store load the AWS SDK, which takes many seconds on a machine busy with other tests */
+const START_TIMEOUT_MS = 60_000;
+// a test that starts processes waits for them as long, besides its own work
+jest.setTimeout(3 * START_TIMEOUT_MS);
 
 /**
  * Job files in S3-compatible object storage (a real s3rver process): the API and the worker each have a data
@@ -108,6 +112,7 @@ describe('job files in object storage, API and worker on hosts of their own', ()
         FILE_TRANSFERS: '1',
       },
       workerEnv: workerHome,
+      startTimeoutMs: START_TIMEOUT_MS,
     });
     http = request(stack.baseUrl);
     prefix = `${stack.env.REDIS_PREFIX}/jobs`;
@@ -150,7 +155,7 @@ describe('job files in object storage, API and worker on hosts of their own', ()
     const port = await freePort();
     const api = startApp('api', { ...stack.env, PORT: String(port), JOB_FILES_REDIRECT: 'true' });
     extraProcesses.push(api);
-    await waitForPort(port, 20_000);
+    await waitForPort(port, START_TIMEOUT_MS);
 
     const answer = await request(`http://127.0.0.1:${port}`)
       .get('/api_v1/job_status/download.zip/')
@@ -208,7 +213,7 @@ describe('job files in object storage, API and worker on hosts of their own', ()
 
     const worker = startApp('worker', { ...stack.env, ...ownHome(targets) });
     extraProcesses.push(worker);
-    await waitForOutput(worker, /Worker ready/);
+    await waitForOutput(worker, /Worker ready/, START_TIMEOUT_MS);
     const done = await pollUntilDone(stack.baseUrl, '/api_v1/job_status/download.json/', SOURCE, 60_000);
     expect(done.status).toBe(200);
     expect(done.body).toMatchObject({ files_finished: SLOW_FILES, failed_fixity: [] });

@@ -67,6 +67,8 @@ export async function startStack(
     worker?: boolean;
     /** what the worker's environment has instead of `env` (a data directory of its own...) */
     workerEnv?: Record<string, string>;
+    /** how long the processes may take to start */
+    startTimeoutMs?: number;
   } = {},
 ): Promise<Stack> {
   const redisUrl = process.env.PRESQT_TEST_REDIS_URL;
@@ -86,12 +88,12 @@ export async function startStack(
   const worker = options.worker === false ? undefined : startApp('worker', { ...env, ...options.workerEnv });
   try {
     await Promise.race([
-      waitForPort(port, 20_000),
+      waitForPort(port, options.startTimeoutMs ?? 20_000),
       api.exited.then((code) => {
         throw new Error(`API exited with ${code}:\n${api.output()}`);
       }),
     ]);
-    if (worker) await waitForOutput(worker, /Worker ready/);
+    if (worker) await waitForOutput(worker, /Worker ready/, options.startTimeoutMs);
   } catch (error) {
     api.child.kill('SIGKILL');
     worker?.child.kill('SIGKILL');
