@@ -78,6 +78,20 @@ describe('start-up and shutdown', () => {
     expect(badPort.output()).toContain('PORT must be an integer');
   });
 
+  it.each([
+    [{ JOB_FILES: 's3' }, 'JOB_FILES_S3_BUCKET must be the name of a bucket'],
+    [{ JOB_FILES: 'nfs' }, 'JOB_FILES must be local or s3'],
+    [{ JOB_FILES_REDIRECT: 'true' }, 'JOB_FILES_REDIRECT=true needs JOB_FILES=s3'],
+    [
+      { JOB_FILES: 's3', JOB_FILES_S3_BUCKET: 'jobs', JOB_FILES_S3_ACCESS_KEY_ID: 'key' },
+      'JOB_FILES_S3_SECRET_ACCESS_KEY must be set when JOB_FILES_S3_ACCESS_KEY_ID is',
+    ],
+  ])('refuses a job-file store configured as %j', async (env, message) => {
+    const proc = startApp('worker', { ...baseEnv(), ...env });
+    expect(await proc.exited).toBe(1);
+    expect(proc.output()).toContain(message);
+  });
+
   it('serves the shipped targets file with its demo data, and uses PUBLIC_BASE_URL in links', async () => {
     const stack = await startStack({
       env: { TARGETS_FILE: SHIPPED_TARGETS_FILE, PUBLIC_BASE_URL: 'https://presqt.example.org/' },

@@ -63,7 +63,14 @@ export interface Stack {
  * directory and a Redis key prefix of its own, so test files never see each other's state.
  */
 export async function startStack(
-  options: { env?: Record<string, string>; worker?: boolean } = {},
+  options: {
+    env?: Record<string, string>;
+    worker?: boolean;
+    /** what the worker's environment has instead of `env` (a data directory of its own...) */
+    workerEnv?: Record<string, string>;
+    /** how long the processes may take to start */
+    startTimeoutMs?: number;
+  } = {},
 ): Promise<Stack> {
   const redisUrl = process.env.PRESQT_TEST_REDIS_URL;
   if (!redisUrl)
@@ -79,15 +86,15 @@ export async function startStack(
     ...options.env,
   };
   const api = startApp('api', env);
-  const worker = options.worker === false ? undefined : startApp('worker', env);
+  const worker = options.worker === false ? undefined : startApp('worker', { ...env, ...options.workerEnv });
   try {
     await Promise.race([
-      waitForPort(port, 20_000),
+      waitForPort(port, options.startTimeoutMs ?? 20_000),
       api.exited.then((code) => {
         throw new Error(`API exited with ${code}:\n${api.output()}`);
       }),
     ]);
-    if (worker) await waitForOutput(worker, /Worker ready/);
+    if (worker) await waitForOutput(worker, /Worker ready/, options.startTimeoutMs);
   } catch (error) {
     api.child.kill('SIGKILL');
     worker?.child.kill('SIGKILL');

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { AppConfig, ConfigModule } from '@app/config';
+import { JobFilesModule } from '@app/job-files';
 import { JobsModule } from '@app/jobs';
 import { TargetsModule, TargetsRegistry } from '@app/targets';
 import { JobEndpointsModule } from './jobs/job-endpoints.module';
@@ -24,6 +25,7 @@ export class ApiModule {
         ConfigModule.forRoot(config),
         TargetsModule.forRoot(targets),
         JobsModule.forRoot(config, { commandTimeoutMs: config.redisTimeoutMs }),
+        JobFilesModule.forRoot(config),
         CommonModule,
         ApiRootModule,
         TargetEndpointsModule,

@@ -1,5 +1,6 @@
 import { DynamicModule, Module, type Type } from '@nestjs/common';
 import { AppConfig, ConfigModule } from '@app/config';
+import { JobFilesModule } from '@app/job-files';
 import { JobsModule, type JobKind } from '@app/jobs';
 import { KeywordsModule } from '@app/keywords';
 import { Mailer } from '@app/mail';
@@ -28,6 +29,7 @@ export class WorkerModule {
         ConfigModule.forRoot(config),
         TargetsModule.forRoot(targets),
         JobsModule.forRoot(config),
+        JobFilesModule.forRoot(config),
         KeywordsModule,
       ],
       providers: [

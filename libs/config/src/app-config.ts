@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { plainToInstance, Transform } from 'class-transformer';
 import {
+  IsBoolean,
   IsIn,
   IsInt,
   IsNotEmpty,
@@ -20,6 +21,8 @@ import { projectRoot } from '@app/common';
 
 const toInt = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+const toBoolean = ({ value }: { value: unknown }): unknown =>
+  value === 'true' ? true : value === 'false' ? false : value;
 const emptyAsUnset = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
@@ -133,6 +136,61 @@ class Environment {
   @IsInt({ message: 'JOB_SWEEP_MS must be an integer' })
   @Min(100)
   JOB_SWEEP_MS: number = 60_000;
+
+  @IsOptional()
+  @IsIn(['local', 's3'], { message: 'JOB_FILES must be local or s3' })
+  JOB_FILES: 'local' | 's3' = 'local';
+
+  @ValidateIf((env: Environment) => env.JOB_FILES === 's3')
+  @Transform(emptyAsUnset)
+  @Matches(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, {
+    message: 'JOB_FILES_S3_BUCKET must be the name of a bucket; it is required when JOB_FILES is s3',
+  })
+  JOB_FILES_S3_BUCKET?: string;
+
+  @IsOptional()
+  @Transform(emptyAsUnset)
+  @IsUrl(
+    { require_tld: false, require_protocol: true, protocols: ['http', 'https'] },
+    { message: 'JOB_FILES_S3_ENDPOINT must be an absolute http(s) URL, such as http://minio:9000' },
+  )
+  JOB_FILES_S3_ENDPOINT?: string;
+
+  @IsOptional()
+  @Transform(emptyAsUnset)
+  @IsString()
+  JOB_FILES_S3_REGION: string = 'us-east-1';
+
+  @ValidateIf((env: Environment) => env.JOB_FILES_S3_ACCESS_KEY_ID !== undefined)
+  @Transform(emptyAsUnset)
+  @IsNotEmpty({
+    message: 'JOB_FILES_S3_SECRET_ACCESS_KEY must be set when JOB_FILES_S3_ACCESS_KEY_ID is',
+  })
+  JOB_FILES_S3_SECRET_ACCESS_KEY?: string;
+
+  @ValidateIf((env: Environment) => env.JOB_FILES_S3_SECRET_ACCESS_KEY !== undefined)
+  @Transform(emptyAsUnset)
+  @IsNotEmpty({
+    message: 'JOB_FILES_S3_ACCESS_KEY_ID must be set when JOB_FILES_S3_SECRET_ACCESS_KEY is',
+  })
+  JOB_FILES_S3_ACCESS_KEY_ID?: string;
+
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean({ message: 'JOB_FILES_S3_FORCE_PATH_STYLE must be true or false' })
+  JOB_FILES_S3_FORCE_PATH_STYLE: boolean = false;
+
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean({ message: 'JOB_FILES_REDIRECT must be true or false' })
+  JOB_FILES_REDIRECT: boolean = false;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'JOB_FILES_URL_SECONDS must be an integer' })
+  @Min(10)
+  @Max(3600)
+  JOB_FILES_URL_SECONDS: number = 300;
 
   @IsOptional()
   @Transform(toInt)
@@ -300,6 +358,25 @@ export interface FairshakeSettings {
   timeoutMs: number;
 }
 
+/** Where finished job files (download zips, upload packages) are kept for the other side to read. */
+export type JobFilesSettings =
+  | { kind: 'local' }
+  | {
+      kind: 's3';
+      bucket: string;
+      /** an S3-compatible service's URL; unset: AWS S3 of `region` */
+      endpoint: string | undefined;
+      region: string;
+      /** unset: the AWS SDK's own chain (environment, shared files, instance roles) */
+      credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+      /** bucket in the path (`endpoint/bucket/key`) rather than in the host name, as MinIO and others need */
+      forcePathStyle: boolean;
+      /** answer a zip download with a redirect to a presigned URL instead of streaming it */
+      redirect: boolean;
+      /** how long such a URL works */
+      urlSeconds: number;
+    };
+
 /** Validated settings shared by the API and the worker. */
 export class AppConfig {
   readonly port: number;
@@ -324,6 +401,8 @@ export class AppConfig {
   readonly jobLockMs: number;
   /** how often a worker looks for expired job files and for runs that no queue holds any more */
   readonly jobSweepMs: number;
+  /** where job files live: this host's DATA_DIR, or object storage every API process and worker reaches */
+  readonly jobFiles: JobFilesSettings;
   /** jobs one worker process runs at the same time, per kind */
   readonly jobConcurrency: number;
   /** files one job moves at the same time (like rclone's --transfers) */
@@ -372,6 +451,7 @@ export class AppConfig {
     this.jobTtlSeconds = env.JOB_TTL_HOURS * 3600;
     this.jobLockMs = env.JOB_LOCK_MS;
     this.jobSweepMs = env.JOB_SWEEP_MS;
+    this.jobFiles = jobFilesSettings(env);
     this.jobConcurrency = env.JOB_CONCURRENCY;
     this.fileTransfers = env.FILE_TRANSFERS;
     this.smtpUrl = env.SMTP_URL;
@@ -411,6 +491,22 @@ export class AppConfig {
   }
 }
 
+function jobFilesSettings(env: Environment): JobFilesSettings {
+  if (env.JOB_FILES === 'local') return { kind: 'local' };
+  const { JOB_FILES_S3_ACCESS_KEY_ID: accessKeyId, JOB_FILES_S3_SECRET_ACCESS_KEY: secretAccessKey } = env;
+  return {
+    kind: 's3',
+    // validation has required the bucket for s3
+    bucket: env.JOB_FILES_S3_BUCKET!,
+    endpoint: env.JOB_FILES_S3_ENDPOINT,
+    region: env.JOB_FILES_S3_REGION,
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
+    forcePathStyle: env.JOB_FILES_S3_FORCE_PATH_STYLE,
+    redirect: env.JOB_FILES_REDIRECT,
+    urlSeconds: env.JOB_FILES_URL_SECONDS,
+  };
+}
+
 export class ConfigError extends Error {}
 
 /** Reads and validates the environment; throws ConfigError listing every problem. */
@@ -421,6 +517,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       text.startsWith(error.property) ? text : `${error.property}: ${text}`,
     ),
   );
+  if (env.JOB_FILES_REDIRECT === true && env.JOB_FILES !== 's3')
+    problems.push('JOB_FILES_REDIRECT=true needs JOB_FILES=s3 (a file on a local disk has no URL to send)');
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   }

@@ -11,7 +11,7 @@ import {
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ServiceError } from '@app/common';
-import { AppConfig } from '@app/config';
+import { JobFiles } from '@app/job-files';
 import { ApiErrors } from '../common/dto/error.dto';
 import { LinkBuilder } from '../common/link-builder';
 import { RequiredHeader, SOURCE_TOKEN } from '../common/required-header.decorator';
@@ -33,7 +33,7 @@ export class EmulationController {
   constructor(
     private readonly emulation: EmulationService,
     private readonly links: LinkBuilder,
-    private readonly config: AppConfig,
+    private readonly files: JobFiles,
   ) {}
 
   @Post('proposals')
@@ -109,7 +109,7 @@ export class EmulationController {
     // Express answers HEAD with the GET route, which would use up the single-use token without sending the zip
     if (request.method === 'HEAD') throw methodNotAllowed(response, request.path, 'GET');
     const record = await this.emulation.redeem(ticketNumber, query.emulation_token);
-    await sendDownloadZip(this.config, record, response);
+    await sendDownloadZip(this.files, record, response);
   }
 }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ServiceError } from '@app/common';
 import { AppConfig } from '@app/config';
+import { JobFiles } from '@app/job-files';
 import { JobStore, ticketFor, type JobRecord } from '@app/jobs';
 import type { Links } from '../common/link-builder';
 import { downloadZip } from '../jobs/download-zip';
@@ -21,6 +22,7 @@ export class EmulationService {
     private readonly store: EmulationStore,
     private readonly proposer: ProposerClient,
     private readonly config: AppConfig,
+    private readonly files: JobFiles,
   ) {}
 
   async propose(links: Links, token: string, ticketNumber: string): Promise<ProposalStartedDto> {
@@ -31,7 +33,7 @@ export class EmulationService {
       );
     }
     const record = await this.finishedDownload(ticket);
-    await downloadZip(this.config, record);
+    await downloadZip(this.files, record);
     // the token lives exactly as long as the download's record and zip (docs/behaviour.md#job-files)
     const ttlMs = await this.jobs.expiresInMs('download', ticket);
     if (ttlMs === null) throw ServiceError.notFound(NO_DOWNLOAD);

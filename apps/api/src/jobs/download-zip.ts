@@ -1,38 +1,54 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
 import { ServiceError } from '@app/common';
 import type { AppConfig } from '@app/config';
+import type { JobFiles } from '@app/job-files';
 import type { JobRecord } from '@app/jobs';
 
-/** The finished zip of a download run, where the worker left it; 404 once it is gone. */
+const gone = () => ServiceError.notFound('PresQT Error: the zip of this download is no longer available.');
+
+/** The finished zip of a download run in the job-file store; 404 once it is gone. */
 export async function downloadZip(
-  config: AppConfig,
+  files: JobFiles,
   record: JobRecord<'download'>,
-): Promise<{ path: string; name: string; size: number }> {
-  const gone = () => ServiceError.notFound('PresQT Error: the zip of this download is no longer available.');
+): Promise<{ name: string; size: number }> {
   const name = record.result.zip_name;
   if (name === undefined) throw gone();
-  const path = join(config.jobDir(record.kind, record.ticket, record.run_id), name);
-  const size = await stat(path).then(
-    (stats) => stats.size,
-    () => {
-      throw gone();
-    },
-  );
-  return { path, name, size };
+  const size = await files.size(record, name);
+  if (size === null) throw gone();
+  return { name, size };
 }
 
-/** Streams a download's zip from disk as an `application/zip` attachment named after it. */
+/**
+ * How long the presigned URL of a redirected zip download works; undefined when downloads are streamed
+ * (JOB_FILES_REDIRECT unset, or a store without URLs).
+ */
+export function zipRedirectSeconds(config: AppConfig): number | undefined {
+  const settings = config.jobFiles;
+  return settings.kind === 's3' && settings.redirect ? settings.urlSeconds : undefined;
+}
+
+/**
+ * Answers a download's zip as an `application/zip` attachment named after it: streamed from the job-file
+ * store, or, given `redirectSeconds`, a 302 to a URL of the store that serves it for that long.
+ */
 export async function sendDownloadZip(
-  config: AppConfig,
+  files: JobFiles,
   record: JobRecord<'download'>,
   response: Response,
+  redirectSeconds?: number,
 ): Promise<void> {
-  const zip = await downloadZip(config, record);
+  const zip = await downloadZip(files, record);
+  const url = redirectSeconds && (await files.url(record, zip.name, zip.name, redirectSeconds));
+  // the URL is a credential for a while: no cache may keep the answer
+  if (url) {
+    response.status(302).setHeader('Cache-Control', 'no-store').location(url).end();
+    return;
+  }
+  const body = await files.open(record, zip.name).catch(() => {
+    throw gone();
+  });
   response.status(200).type('application/zip').setHeader('Content-Length', zip.size).attachment(zip.name);
   // a failure mid-stream (the client went away) has already closed both ends; nothing is left to answer
-  await pipeline(createReadStream(zip.path), response).catch(() => undefined);
+  await pipeline(body, response).catch(() => undefined);
 }

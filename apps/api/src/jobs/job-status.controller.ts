@@ -3,6 +3,7 @@ import { ApiHeader, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs
 import type { Request, Response } from 'express';
 import { ServiceError } from '@app/common';
 import { AppConfig } from '@app/config';
+import { JobFiles } from '@app/job-files';
 import {
   isJobKind,
   JOB_KIND_DESCRIPTIONS,
@@ -16,7 +17,7 @@ import {
 import { ApiErrors } from '../common/dto/error.dto';
 import { requiredHeader } from '../common/job-headers';
 import { DESTINATION_TOKEN, SOURCE_TOKEN } from '../common/required-header.decorator';
-import { sendDownloadZip } from './download-zip';
+import { sendDownloadZip, zipRedirectSeconds } from './download-zip';
 
 /** Each kind, and each kind with each of its formats (`download.zip`). */
 const STATUS_ACTIONS = JOB_KINDS.flatMap((kind) => [
@@ -30,6 +31,7 @@ export class JobStatusController {
   constructor(
     private readonly store: JobStore,
     private readonly config: AppConfig,
+    private readonly files: JobFiles,
   ) {}
 
   @Get(':action')
@@ -60,7 +62,8 @@ export class JobStatusController {
     const { kind, format } = parseAction(action);
     if (format === 'zip') {
       const download = await this.find('download', request);
-      if (download.status === 'finished') return sendDownloadZip(this.config, download, response);
+      if (download.status === 'finished')
+        return sendDownloadZip(this.files, download, response, zipRedirectSeconds(this.config));
     }
     const { httpStatus, body } = jobStatusResponse(await this.find(kind, request));
     response.status(httpStatus).json(body);

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Injectable } from '@nestjs/common';
 import { ServiceError } from '@app/common';
 import { AppConfig } from '@app/config';
+import { incomingUploadsDir, JobFiles } from '@app/job-files';
 import {
   JobStore,
   ticketFor,
@@ -45,6 +46,7 @@ export class UploadsService {
     private readonly store: JobStore,
     private readonly cipher: TokenCipher,
     private readonly reservations: UploadReservations,
+    private readonly files: JobFiles,
   ) {
     this.inspections = new InspectionSlots(config.uploadInspections);
   }
@@ -68,7 +70,7 @@ export class UploadsService {
       throw ServiceError.badRequest(IN_PROGRESS_ERROR);
     }
 
-    const incoming = join(this.config.dataDir, 'uploads', randomUUID());
+    const incoming = join(incomingUploadsDir(this.config.dataDir), randomUUID());
     try {
       const file = await receivePackage(incoming, UPLOAD_PACKAGE_FILE, this.config.maxUploadBytes);
       const bag = await this.inspections.run(() =>
@@ -80,10 +82,11 @@ export class UploadsService {
         ticket,
         { targetName, containerId, destinationToken: this.cipher.encrypt(token), duplicate, email },
         async (record) => {
-          const runDir = this.config.jobDir('upload', ticket, record.run_id);
-          await mkdir(runDir, { recursive: true });
-          await rename(file, join(runDir, UPLOAD_PACKAGE_FILE));
-          await writeFile(join(runDir, UPLOAD_BAG_FILE), JSON.stringify(bag));
+          // handed to the worker through the job-file store (with S3, uploaded before the 202)
+          const bagFile = join(incoming, UPLOAD_BAG_FILE);
+          await writeFile(bagFile, JSON.stringify(bag));
+          await this.files.keep(record, UPLOAD_BAG_FILE, bagFile);
+          await this.files.keep(record, UPLOAD_PACKAGE_FILE, file);
         },
       );
     } finally {

@@ -1,5 +1,3 @@
-import { rename } from 'node:fs/promises';
-import { join } from 'node:path';
 import { Injectable } from '@nestjs/common';
 import { BagZipWriter } from '@app/bagit';
 import { AppConfig } from '@app/config';
@@ -10,6 +8,7 @@ import {
   type RemoteFile,
   type ResourceDetail,
 } from '@app/connectors';
+import { JobFiles } from '@app/job-files';
 import { JobStore, TokenCipher, type DownloadPayload } from '@app/jobs';
 import {
   FTS_METADATA_FILE,
@@ -41,8 +40,8 @@ interface ZippedFile {
 /**
  * A download: every file of the resource streams from the target into one BagIt zip, hashed on the way and
  * checked against the target's own checksums, with PRESQT_FTS_METADATA.json as a tag file
- * (docs/behaviour.md#download-bag, #fixity, #metadata-file). The zip is written beside its final name and
- * renamed only when complete.
+ * (docs/behaviour.md#download-bag, #fixity, #metadata-file). The zip is written in the run's directory and
+ * kept in the job-file store (moved beside it, or uploaded) only when complete.
  *
  * Each file in the zip is checkpointed; a run resumed after its worker died copies those files from the
  * partial zip it left, not from the target.
@@ -56,6 +55,7 @@ export class DownloadJob implements JobHandler<'download'> {
     private readonly cipher: TokenCipher,
     private readonly store: JobStore,
     private readonly config: AppConfig,
+    private readonly files: JobFiles,
   ) {}
 
   async run(payload: DownloadPayload, context: JobContext, workDir: string): Promise<JobOutcome<'download'>> {
@@ -81,7 +81,7 @@ export class DownloadJob implements JobHandler<'download'> {
       context.signal.removeEventListener('abort', abort);
     }
     context.throwIfCancelled();
-    await rename(zip.partials.next, join(workDir, zip.name));
+    await this.files.keep(context.record, zip.name, zip.partials.next);
     await zip.partials.removeEarlier();
     return {
       message: zip.fixity.message('Download'),

@@ -1,4 +1,3 @@
-import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { getQueueToken } from '@nestjs/bull';
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
@@ -6,8 +5,8 @@ import { ModuleRef } from '@nestjs/core';
 import type { Queue } from 'bull';
 import { AppConfig } from '@app/config';
 import { JOB_KINDS, JobStore, type JobRecord } from '@app/jobs';
+import { directories, JobFiles, removeAbandonedUploads, removeRunsExcept } from '@app/job-files';
 import { gaveUpMessage } from './job-runner';
-import { directories, removeRunsExcept } from './run-dirs';
 
 const LOST_RUN_MESSAGE =
   'The job was lost before it could finish (no queue holds it any more); please start it again.';
@@ -29,6 +28,7 @@ export class JobJanitor implements OnApplicationBootstrap, OnApplicationShutdown
     private readonly config: AppConfig,
     private readonly store: JobStore,
     private readonly moduleRef: ModuleRef,
+    private readonly files: JobFiles,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -44,26 +44,22 @@ export class JobJanitor implements OnApplicationBootstrap, OnApplicationShutdown
     clearInterval(this.timer);
   }
 
+  /** Stale runs' directories on this host, and their files in the job-file store (the same with the local one). */
   async removeStaleFiles(): Promise<void> {
     for (const kind of JOB_KINDS) {
       const kindDir = join(this.config.dataDir, 'jobs', kind);
-      for (const ticket of await directories(kindDir)) {
+      const tickets = new Set(await directories(kindDir));
+      for await (const ticket of this.files.tickets(kind)) tickets.add(ticket);
+      for (const ticket of tickets) {
         const record = await this.store.get(kind, ticket);
         await removeRunsExcept(join(kindDir, ticket), record?.run_id);
+        await this.files.removeRunsExcept(kind, ticket, record?.run_id);
       }
     }
   }
 
   async removeAbandonedUploads(): Promise<void> {
-    const uploads = join(this.config.dataDir, 'uploads');
-    const oldest = Date.now() - this.config.jobTtlSeconds * 1000;
-    for (const name of await directories(uploads)) {
-      const modified = await stat(join(uploads, name)).then(
-        (stats) => stats.mtimeMs,
-        () => Infinity,
-      );
-      if (modified < oldest) await rm(join(uploads, name), { recursive: true, force: true });
-    }
+    await removeAbandonedUploads(this.config.dataDir, this.config.jobTtlSeconds * 1000);
   }
 
   async failLostRuns(): Promise<void> {

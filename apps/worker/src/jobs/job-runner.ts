@@ -6,12 +6,12 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/comm
 import { ModuleRef } from '@nestjs/core';
 import type { Job, Queue } from 'bull';
 import { AppConfig } from '@app/config';
+import { JobFiles, removeRunsExcept } from '@app/job-files';
 import { JobStore, lockSettings, type JobEnd, type JobPayload, type JobRecord } from '@app/jobs';
 import { jobEndedMessage, Mailer } from '@app/mail';
 import { IdleCollector } from './idle-collector';
 import { failureOf, JobContext, type RunLease } from './job-context';
 import { JOB_HANDLERS, type JobHandler, type JobOutcome } from './job-handler';
-import { removeRunsExcept } from './run-dirs';
 
 /**
  * Consumes the queues: runs each job through its handler, records how it ended, removes what a cancelled
@@ -28,6 +28,7 @@ export class JobRunner implements OnApplicationBootstrap {
     private readonly store: JobStore,
     private readonly config: AppConfig,
     private readonly mailer: Mailer,
+    private readonly files: JobFiles,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -96,6 +97,7 @@ export class JobRunner implements OnApplicationBootstrap {
     await mkdir(workDir, { recursive: true });
     // the user's earlier runs of this kind were replaced by this one: their files go now
     await removeRunsExcept(dirname(workDir), record.run_id);
+    await this.files.removeRunsExcept(handler.kind, record.ticket, record.run_id);
     const context = new JobContext(this.store, record, lease);
     let outcome: JobEnd | undefined;
     let done: JobOutcome | undefined;
@@ -119,7 +121,9 @@ export class JobRunner implements OnApplicationBootstrap {
     const takeBack = done?.takeBack;
     if (!ended && takeBack) await this.takingBack(handler.kind, takeBack);
     // A cancelled run (or one cancelled just as it finished) and a failed one leave no files behind.
-    if (!ended || outcome?.status !== 'finished') await rm(workDir, { recursive: true, force: true });
+    if (!ended || outcome?.status !== 'finished') await this.removeFiles(record, workDir);
+    // with an object store, what the run leaves is in the store: its directory here was scratch
+    else if (!this.files.inWorkDir) await rm(workDir, { recursive: true, force: true });
     await this.notify(payload, record, done?.link);
   }
 
@@ -127,7 +131,13 @@ export class JobRunner implements OnApplicationBootstrap {
   private async takeBack(handler: JobHandler, payload: JobPayload, record: JobRecord): Promise<void> {
     const workDir = this.config.jobDir(handler.kind, record.ticket, record.run_id);
     await this.takingBack(handler.kind, async () => handler.takeBackEarlierRuns?.(payload, record, workDir));
+    await this.removeFiles(record, workDir);
+  }
+
+  /** Removes a run's files: its directory on this host and what it kept in the job-file store. */
+  private async removeFiles(record: JobRecord, workDir: string): Promise<void> {
     await rm(workDir, { recursive: true, force: true });
+    await this.files.removeRun(record);
   }
 
   /** Takes back what a job wrote; a failure to do so is logged, the job's end stands. */

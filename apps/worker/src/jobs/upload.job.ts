@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Injectable } from '@nestjs/common';
 import { openZip, type ZipArchive } from '@app/archive';
 import { AppConfig } from '@app/config';
+import { JobFiles } from '@app/job-files';
 import {
   JobStore,
   TokenCipher,
@@ -41,6 +42,7 @@ export class UploadJob implements JobHandler<'upload'> {
     private readonly cipher: TokenCipher,
     private readonly store: JobStore,
     private readonly config: AppConfig,
+    private readonly files: JobFiles,
   ) {}
 
   async takeBackEarlierRuns(payload: UploadPayload, record: JobRecord, workDir: string): Promise<void> {
@@ -50,7 +52,11 @@ export class UploadJob implements JobHandler<'upload'> {
   }
 
   async run(payload: UploadPayload, context: JobContext, workDir: string): Promise<JobOutcome<'upload'>> {
-    const bag = JSON.parse(await readFile(join(workDir, UPLOAD_BAG_FILE), 'utf8')) as UploadedBag;
+    // what the API received and checked, fetched into the run's directory (yauzl reads a zip at random)
+    const [bagFile, packageFile] = [join(workDir, UPLOAD_BAG_FILE), join(workDir, UPLOAD_PACKAGE_FILE)];
+    await this.files.fetch(context.record, UPLOAD_BAG_FILE, bagFile);
+    await this.files.fetch(context.record, UPLOAD_PACKAGE_FILE, packageFile);
+    const bag = JSON.parse(await readFile(bagFile, 'utf8')) as UploadedBag;
     const target = this.targets.require(payload.targetName);
     const session = await target.connector.open(this.cipher.decrypt(payload.destinationToken));
     context.setTotals(
@@ -65,7 +71,7 @@ export class UploadJob implements JobHandler<'upload'> {
       nested: bag.payload.some((file) => file.path.includes('/')),
       stagingDir: workDir,
     });
-    const zip = await openZip(join(workDir, UPLOAD_PACKAGE_FILE), this.config.zipLimits);
+    const zip = await openZip(packageFile, this.config.zipLimits);
     try {
       return await writeOrTakeBack(context, destination.writer, () =>
         this.write({ payload, context, target, session, bag, zip, destination }),
