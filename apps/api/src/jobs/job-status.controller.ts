@@ -24,6 +24,9 @@ const STATUS_ACTIONS = JOB_KINDS.flatMap((kind) => [
   ...JOB_KIND_DESCRIPTIONS[kind].formats.map((format) => `${kind}.${format}`),
 ]);
 
+/** Other spellings of a kind: the PresQT web client cancels a transfer at `job_status/transfers/`. */
+const KIND_SPELLINGS = new Map<string, JobKind>([['transfers', 'transfer']]);
+
 @ApiTags('jobs')
 @Controller('api_v1/job_status')
 export class JobStatusController {
@@ -68,7 +71,7 @@ export class JobStatusController {
 
   @Patch(':action')
   @ApiOperation({ summary: 'Cancel a job: download, upload or transfer' })
-  @ApiParam({ name: 'action', enum: JOB_KINDS })
+  @ApiParam({ name: 'action', enum: [...JOB_KINDS, ...KIND_SPELLINGS.keys()] })
   @ApiHeader({ name: SOURCE_TOKEN, required: false, description: 'download and transfer' })
   @ApiHeader({ name: DESTINATION_TOKEN, required: false, description: 'upload and transfer' })
   @ApiResponse({ status: 200, description: 'cancelled: {status_code: "499", message}' })
@@ -111,7 +114,8 @@ function invalidTicket(ticket: string): ServiceError {
 
 /** `download.json` → download + json; a format must be one of the kind's. */
 function parseAction(action: string): { kind: JobKind; format: string | undefined } {
-  const [kind = '', format, ...rest] = action.split('.');
+  const [named = '', format, ...rest] = action.split('.');
+  const kind = KIND_SPELLINGS.get(named) ?? named;
   if (!isJobKind(kind)) {
     throw ServiceError.badRequest(
       `PresQT Error: '${action}' is not a valid action. Use ${JOB_KINDS.join(', ')}.`,
