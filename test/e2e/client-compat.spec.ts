@@ -39,7 +39,9 @@ describe('the PresQT web client against the real API, worker and Redis', () => {
   let http: ReturnType<typeof request>;
 
   beforeAll(async () => {
-    stack = await startStack({ env: { TARGETS_FILE: testTargets() } });
+    stack = await startStack({
+      env: { TARGETS_FILE: testTargets(), ANNOUNCEMENT: ' Maintenance tonight. ' },
+    });
     http = request(stack.baseUrl);
   });
 
@@ -68,6 +70,11 @@ describe('the PresQT web client against the real API, worker and Redis', () => {
       .get(`/api_v1/targets/lab/resources/${fsId('Soil Study')}`)
       .set(SOURCE)
       .expect(200);
+  });
+
+  it('answers the announcement banner at /announcements.json, outside api_v1', async () => {
+    const res = await http.get('/announcements.json').expect(200);
+    expect(res.body).toEqual({ show: true, message: 'Maintenance tonight.' });
   });
 
   it('cancels a transfer at job_status/transfers/ with an empty form body, as the client sends it', async () => {

@@ -271,6 +271,11 @@ class Environment {
   @Min(100)
   @Max(300_000)
   EMULATION_TIMEOUT_MS: number = 15_000;
+
+  @IsOptional()
+  @Transform(emptyAsUnset)
+  @IsString()
+  ANNOUNCEMENT?: string;
 }
 
 /** Timeouts and retries of requests to remote repositories (the connectors' shared HTTP client). */
@@ -349,6 +354,8 @@ export class AppConfig {
   readonly emulationApiUrl: string | undefined;
   /** how long one request to the environment proposer may take */
   readonly emulationTimeoutMs: number;
+  /** the banner text web clients show (`/announcements.json`); undefined: no banner */
+  readonly announcement: string | undefined;
   constructor(env: Environment, secretKey: string) {
     this.port = env.PORT;
     this.host = env.HOST;
@@ -403,6 +410,7 @@ export class AppConfig {
         : undefined;
     this.emulationApiUrl = env.EMULATION_API_URL?.replace(/\/+$/, '');
     this.emulationTimeoutMs = env.EMULATION_TIMEOUT_MS;
+    this.announcement = env.ANNOUNCEMENT?.trim();
   }
 
   /** where one run of a job keeps its files */
