@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { filesystemEntry, fsId, writeTargetsFile, writeTree } from '../support/fs-fixtures';
-import { pollUntil } from '../support/jobs';
+import { makeBagZip } from '../support/bags';
+import { pollUntil, pollUntilDone } from '../support/jobs';
 import { startStack, type Stack } from '../support/stack';
 
 /** What the PresQT web client (presqt-ui) sends: see the README, "Using the existing PresQT web client". */
@@ -13,6 +14,8 @@ const DESTINATION = { 'presqt-destination-token': 'alice-token' };
 const BOTH = { ...SOURCE, ...DESTINATION };
 /** axios 0.19 sends a PATCH with a null body as an empty form */
 const EMPTY_FORM = 'application/x-www-form-urlencoded';
+/** The path and query of one of our absolute URLs, for supertest. */
+const pathOf = (url: string) => `${new URL(url).pathname}${new URL(url).search}`;
 const partners = (names: string[]) => ({ transfer_in: names, transfer_out: names });
 
 function testTargets(): string {
@@ -49,6 +52,20 @@ describe('the PresQT web client against the real API, worker and Redis', () => {
     await stack?.stop();
   });
 
+  /** A transfer from lab into a new project at archive, as the client starts it. */
+  const startTransfer = (project: string, fairshare: 'yes' | 'no') =>
+    http
+      .post('/api_v1/targets/archive/resources/')
+      .set({
+        ...BOTH,
+        'presqt-file-duplicate-action': 'ignore',
+        'presqt-keyword-action': 'none',
+        'presqt-email-opt-in': '',
+        'presqt-fairshare-evaluator-opt-in': fairshare,
+        'content-type': 'application/json;charset=utf-8',
+      })
+      .send(JSON.stringify({ source_target_name: 'lab', source_resource_id: fsId(project), keywords: [] }));
+
   it('answers every path it calls with and without the trailing slash, a search with none before the ?', async () => {
     for (const path of ['targets', 'services', 'statuses', 'targets/lab']) {
       await http.get(`/api_v1/${path}`).expect(200);
@@ -58,9 +75,7 @@ describe('the PresQT web client against the real API, worker and Redis', () => {
     expect(searched.body.resources.map((r: { title: string }) => r.title)).toEqual(['Soil Study']);
     // the pager appends the page number to base_page
     const page = await http
-      .get(
-        `${new URL(searched.body.pages.base_page).pathname}${new URL(searched.body.pages.base_page).search}1`,
-      )
+      .get(`${pathOf(searched.body.pages.base_page)}1`)
       .set(SOURCE)
       .expect(200);
     expect(page.body.resources).toEqual(searched.body.resources);
@@ -77,18 +92,42 @@ describe('the PresQT web client against the real API, worker and Redis', () => {
     expect(res.body).toEqual({ show: true, message: 'Maintenance tonight.' });
   });
 
-  it('cancels a transfer at job_status/transfers/ with an empty form body, as the client sends it', async () => {
+  it('gives a resource detail its identifier and no top-level boolean', async () => {
+    for (const id of [fsId('Soil Study'), fsId('Soil Study/README.md')]) {
+      const detail = await http.get(`/api_v1/targets/lab/resources/${id}/`).set(SOURCE).expect(200);
+      const detailLink = `${stack.baseUrl}/api_v1/targets/lab/resources/${id}/`;
+      expect(detail.body.identifier).toBe(detailLink);
+      expect(detail.body.links).toContainEqual({ name: 'Detail', link: detailLink, method: 'GET' });
+      // the client renders every other top-level key and has no renderer for booleans
+      expect(Object.values(detail.body).filter((value) => typeof value === 'boolean')).toEqual([]);
+      expect(Array.isArray(detail.body.children)).toBe(true);
+    }
+  });
+
+  it('links a finished upload and transfer to the resource written', async () => {
+    const zip = await makeBagZip({ files: { 'Uploaded/notes.txt': 'hello\n' } });
     await http
       .post('/api_v1/targets/archive/resources/')
-      .set({
-        ...BOTH,
-        'presqt-file-duplicate-action': 'ignore',
-        'presqt-keyword-action': 'none',
-        'presqt-email-opt-in': '',
-        'presqt-fairshare-evaluator-opt-in': 'no',
-      })
-      .send({ source_target_name: 'lab', source_resource_id: fsId('Many'), keywords: [] })
+      .set({ ...DESTINATION, 'presqt-file-duplicate-action': 'ignore', 'presqt-email-opt-in': '' })
+      .attach('presqt-file', zip, 'Uploaded.zip')
       .expect(202);
+    const uploaded = await pollUntilDone(stack.baseUrl, '/api_v1/job_status/upload/', DESTINATION);
+    expect(uploaded.status).toBe(200);
+    expect(uploaded.body.link_to_resource).toBe(
+      `${stack.baseUrl}/api_v1/targets/archive/resources/${fsId('Uploaded')}/`,
+    );
+    await startTransfer('Ocean Survey', 'no').expect(202);
+    const transferred = await pollUntilDone(stack.baseUrl, '/api_v1/job_status/transfer/', BOTH);
+    expect(transferred.status).toBe(200);
+    expect(transferred.body.link_to_resource).toBe(
+      `${stack.baseUrl}/api_v1/targets/archive/resources/${fsId('Ocean Survey')}/`,
+    );
+    const written = await http.get(pathOf(transferred.body.link_to_resource)).set(SOURCE).expect(200);
+    expect(written.body.title).toBe('Ocean Survey');
+  });
+
+  it('cancels a transfer at job_status/transfers/ with an empty form body, as the client sends it', async () => {
+    await startTransfer('Many', 'no').expect(202);
     const pending = await pollUntil(stack.baseUrl, '/api_v1/job_status/transfer/', BOTH, (body) => {
       return Number(body.files_finished) > 0;
     });

@@ -24,6 +24,7 @@ export interface DownloadResult extends FixityResult {
 export interface WriteResult extends FixityResult {
   resources_ignored: string[];
   resources_updated: string[];
+  destination_target_name: string;
   destination_resource_id: string;
 }
 

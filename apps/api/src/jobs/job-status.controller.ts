@@ -16,6 +16,7 @@ import {
 import { ApiErrors } from '../common/dto/error.dto';
 import { requiredHeader } from '../common/job-headers';
 import { DESTINATION_TOKEN, SOURCE_TOKEN } from '../common/required-header.decorator';
+import { LinkBuilder, type Links } from '../common/link-builder';
 import { sendDownloadZip } from './download-zip';
 
 /** Each kind, and each kind with each of its formats (`download.zip`). */
@@ -33,6 +34,7 @@ export class JobStatusController {
   constructor(
     private readonly store: JobStore,
     private readonly config: AppConfig,
+    private readonly links: LinkBuilder,
   ) {}
 
   @Get(':action')
@@ -66,7 +68,7 @@ export class JobStatusController {
       if (download.status === 'finished') return sendDownloadZip(this.config, download, response);
     }
     const { httpStatus, body } = jobStatusResponse(await this.find(kind, request));
-    response.status(httpStatus).json(body);
+    response.status(httpStatus).json(withResourceLink(this.links.for(request), body));
   }
 
   @Patch(':action')
@@ -106,6 +108,13 @@ export class JobStatusController {
     const tokens = JOB_KIND_DESCRIPTIONS[kind].tokenHeaders.map((name) => requiredHeader(request, name));
     return ticketFor(this.config.secretKey, ...tokens);
   }
+}
+
+/** A finished upload's or transfer's resource: its Detail link, as `link_to_resource` (docs/behaviour.md#links). */
+function withResourceLink(links: Links, body: Record<string, unknown>): Record<string, unknown> {
+  const { destination_target_name: target, destination_resource_id: id } = body;
+  if (typeof target !== 'string' || typeof id !== 'string') return body;
+  return { ...body, link_to_resource: links.resourceUrl(target, id) };
 }
 
 function invalidTicket(ticket: string): ServiceError {

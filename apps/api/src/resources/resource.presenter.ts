@@ -11,7 +11,7 @@ export class ResourcePresenter {
 
   /** `/api_v1/targets/<t>/resources/<id>` plus `suffix`, as an absolute URL */
   resourceUrl(id: string, suffix: string): string {
-    return this.links.url(`/api_v1/targets/${this.target.name}/resources/${encodeURIComponent(id)}${suffix}`);
+    return this.links.resourceUrl(this.target.name, id, suffix);
   }
 
   summary(resource: ResourceSummary) {
@@ -44,6 +44,8 @@ export class ResourcePresenter {
       kind: resource.kind,
       kind_name: resource.kindName,
       id: resource.id,
+      // what FAIR services are asked about: the resource's lasting address here (docs/behaviour.md#links)
+      identifier: this.resourceUrl(resource.id, '/'),
       title: resource.title,
       date_created: resource.dateCreated,
       date_modified: resource.dateModified,

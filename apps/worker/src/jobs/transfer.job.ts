@@ -122,7 +122,7 @@ export class TransferJob implements JobHandler<'transfer'> {
     return {
       message: report.fixity.message('Transfer'),
       result: {
-        ...ingestResult(report, place.containerId),
+        ...ingestResult(report, payload.destinationTargetName, place.containerId),
         source_resource_id: resource.id,
         initial_keywords: keywords.initial,
         enhanced_keywords: keywords.enhanced,
