@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { filesystemEntry, fsId, writeTargetsFile, writeTree } from '../support/fs-fixtures';
+import { FakeFairEvaluator } from '../fakes/fair-evaluator/fake-fair-evaluator';
 import { makeBagZip } from '../support/bags';
+import { freePort } from '../support/ports';
 import { pollUntil, pollUntilDone } from '../support/jobs';
 import { startStack, type Stack } from '../support/stack';
 
@@ -18,11 +20,11 @@ const EMPTY_FORM = 'application/x-www-form-urlencoded';
 const pathOf = (url: string) => `${new URL(url).pathname}${new URL(url).search}`;
 const partners = (names: string[]) => ({ transfer_in: names, transfer_out: names });
 
-function testTargets(): string {
+function testTargets(manyFiles = 30): string {
   const root = mkdtempSync(join(tmpdir(), 'presqt-compat-'));
   const many: Record<string, Buffer> = {};
   // big enough that a cancel sent after its first file lands while the job runs
-  for (let i = 0; i < 30; i++) many[`alice/Many/f${i}.bin`] = randomBytes(4 << 20);
+  for (let i = 0; i < manyFiles; i++) many[`alice/Many/f${i}.bin`] = randomBytes(4 << 20);
   writeTree(root, {
     'alice/Soil Study/README.md': '# Soil\n',
     'alice/Soil Study/data/readings.csv': 'site,value\nA,1\n',
@@ -40,16 +42,23 @@ function testTargets(): string {
 describe('the PresQT web client against the real API, worker and Redis', () => {
   let stack: Stack;
   let http: ReturnType<typeof request>;
+  let evaluator: FakeFairEvaluator;
 
   beforeAll(async () => {
+    evaluator = await new FakeFairEvaluator().start();
     stack = await startStack({
-      env: { TARGETS_FILE: testTargets(), ANNOUNCEMENT: ' Maintenance tonight. ' },
+      env: {
+        TARGETS_FILE: testTargets(),
+        ANNOUNCEMENT: ' Maintenance tonight. ',
+        FAIRSHARE_EVALUATOR_URL: evaluator.evaluateUrl,
+      },
     });
     http = request(stack.baseUrl);
   });
 
   afterAll(async () => {
     await stack?.stop();
+    await evaluator?.stop();
   });
 
   /** A transfer from lab into a new project at archive, as the client starts it. */
@@ -126,6 +135,79 @@ describe('the PresQT web client against the real API, worker and Redis', () => {
     expect(written.body.title).toBe('Ocean Survey');
   });
 
+  it('lists the FAIRshare tests and evaluates a resource identifier with the FAIR Evaluator', async () => {
+    await http.get('/api_v1/services/fairshare/').expect(200);
+    const tests = await http.get('/api_v1/services/fairshare/evaluator/').expect(200);
+    expect(tests.body.map((test: { test_id: number }) => test.test_id)).toEqual([
+      1, 2, 4, 5, 6, 7, 8, 10, 13, 17, 19, 22,
+    ]);
+    for (const test of tests.body) {
+      expect(test).toEqual({
+        test_id: expect.any(Number),
+        test_name: expect.any(String),
+        description: expect.any(String),
+      });
+    }
+
+    const identifier = `${stack.baseUrl}/api_v1/targets/lab/resources/${fsId('Soil Study')}/`;
+    const evaluated = await http
+      .post('/api_v1/services/fairshare/evaluator/')
+      .set({ 'presqt-email-opt-in': '', 'content-type': 'application/json;charset=utf-8' })
+      .send(JSON.stringify({ resource_id: identifier, tests: [8, 1] }))
+      .expect(200);
+    expect(evaluator.evaluations.at(-1)).toMatchObject({
+      collection: '16',
+      input: { resource: identifier, executor: 'PresQT' },
+    });
+    expect(evaluated.body).toEqual([
+      expect.objectContaining({
+        test_id: 8,
+        metric_link: 'https://w3id.org/FAIR_Evaluator/metrics/8',
+        successes: [],
+        failures: [`Test 8 found nothing for ${identifier}`],
+        warnings: ['The search engine could not be asked.'],
+      }),
+      expect.objectContaining({
+        test_id: 1,
+        test_name: tests.body[0].test_name,
+        description: tests.body[0].description,
+        successes: ["Found an identifier of type 'uri' for test 1"],
+        failures: [],
+        warnings: [],
+      }),
+    ]);
+
+    const refusals: Array<[unknown, string]> = [
+      [{ tests: [1] }, "PresQT Error: 'resource_id' missing in the request body."],
+      [{ resource_id: identifier }, "PresQT Error: 'tests' missing in the request body."],
+      [{ resource_id: identifier, tests: 1 }, "PresQT Error: 'tests' must be in list format."],
+      [
+        { resource_id: identifier, tests: [] },
+        'PresQT Error: At least one test is required. Options are: [1, 2, 4, 5, 6, 7, 8, 10, 13, 17, 19, 22]',
+      ],
+      [
+        { resource_id: identifier, tests: [3] },
+        "PresQT Error: '3' not a valid test id. Options are: [1, 2, 4, 5, 6, 7, 8, 10, 13, 17, 19, 22]",
+      ],
+    ];
+    for (const [body, error] of refusals) {
+      const refused = await http
+        .post('/api_v1/services/fairshare/evaluator/')
+        .send(body as object)
+        .expect(400);
+      expect(refused.body).toEqual({ error });
+    }
+
+    evaluator.server.inject({ kind: 'status', status: 500, body: { error: 'boom' } });
+    const failed = await http
+      .post('/api_v1/services/fairshare/evaluator/')
+      .send({ resource_id: identifier, tests: [1] })
+      .expect(502);
+    expect(failed.body).toEqual({
+      error: 'PresQT Error: the FAIRshare evaluator answered 500 to the evaluation request.',
+    });
+  });
+
   it('cancels a transfer at job_status/transfers/ with an empty form body, as the client sends it', async () => {
     await startTransfer('Many', 'no').expect(202);
     const pending = await pollUntil(stack.baseUrl, '/api_v1/job_status/transfer/', BOTH, (body) => {
@@ -178,5 +260,44 @@ describe('the PresQT web client against the real API, worker and Redis', () => {
       .send('')
       .expect(406);
     expect(again.body.status_code).toBe('499');
+  });
+});
+
+describe('the PresQT web client when the FAIR Evaluator is down', () => {
+  let stack: Stack;
+  let http: ReturnType<typeof request>;
+
+  beforeAll(async () => {
+    // nothing listens on this port
+    const closed = await freePort();
+    stack = await startStack({
+      worker: false,
+      env: {
+        TARGETS_FILE: testTargets(0),
+        FAIRSHARE_EVALUATOR_URL: `http://127.0.0.1:${closed}/FAIR_Evaluator/collections/16/evaluate`,
+      },
+    });
+    http = request(stack.baseUrl);
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('still lists the tests, and says clearly that an evaluation could not reach the evaluator', async () => {
+    const tests = await http.get('/api_v1/services/fairshare/evaluator/').expect(200);
+    expect(tests.body).toHaveLength(12);
+    const failed = await http
+      .post('/api_v1/services/fairshare/evaluator/')
+      .send({ resource_id: 'https://doi.org/10.5281/zenodo.1147435', tests: [1] })
+      .expect(502);
+    expect(failed.body).toEqual({
+      error: 'PresQT Error: the FAIRshare evaluator could not be reached: ECONNREFUSED.',
+    });
+  });
+
+  it('answers no announcement when ANNOUNCEMENT is not set', async () => {
+    const res = await http.get('/announcements.json').expect(200);
+    expect(res.body).toEqual({ show: false, message: '' });
   });
 });

@@ -8,6 +8,7 @@ import { ApiErrorFilter } from './common/api-error.filter';
 import { AssessmentModule } from './assessment/assessment.module';
 import { CommonModule } from './common/common.module';
 import { EmulationModule } from './emulation/emulation.module';
+import { FairshareEndpointsModule } from './fairshare/fairshare-endpoints.module';
 import { KeywordEndpointsModule } from './keywords/keyword-endpoints.module';
 import { ResourcesModule } from './resources/resources.module';
 import { ApiRootModule } from './root/api-root.module';
@@ -31,6 +32,7 @@ export class ApiModule {
         ResourcesModule,
         AssessmentModule,
         EmulationModule,
+        FairshareEndpointsModule,
         KeywordEndpointsModule,
         ServicesModule,
         JobEndpointsModule,

@@ -28,6 +28,14 @@ export const SERVICE_CATALOGUE: readonly ServiceDescription[] = [
     endpoints: [{ name: 'Proposals', path: '/api_v1/services/emulation/proposals/', method: 'POST' }],
   },
   {
+    name: 'fairshare',
+    readable_name: 'FAIRshare',
+    endpoints: [
+      { name: 'Tests', path: '/api_v1/services/fairshare/evaluator/', method: 'GET' },
+      { name: 'Evaluate', path: '/api_v1/services/fairshare/evaluator/', method: 'POST' },
+    ],
+  },
+  {
     name: 'assessment',
     readable_name: 'FAIR Assessment',
     endpoints: Object.keys(RUBRICS).map((id) => ({
