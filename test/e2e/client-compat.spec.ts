@@ -131,8 +131,48 @@ describe('the PresQT web client against the real API, worker and Redis', () => {
     expect(transferred.body.link_to_resource).toBe(
       `${stack.baseUrl}/api_v1/targets/archive/resources/${fsId('Ocean Survey')}/`,
     );
+    expect(transferred.body.fairshare_evaluation_results).toEqual([]);
     const written = await http.get(pathOf(transferred.body.link_to_resource)).set(SOURCE).expect(200);
     expect(written.body.title).toBe('Ocean Survey');
+  });
+
+  it('evaluates the written resource with every FAIRshare test when the transfer opts in', async () => {
+    const refused = await http
+      .post('/api_v1/targets/archive/resources/')
+      .set({ ...BOTH, 'presqt-file-duplicate-action': 'ignore', 'presqt-keyword-action': 'none' })
+      .set({ 'presqt-email-opt-in': '', 'presqt-fairshare-evaluator-opt-in': 'maybe' })
+      .send({ source_target_name: 'lab', source_resource_id: fsId('Soil Study'), keywords: [] })
+      .expect(400);
+    expect(refused.body).toEqual({
+      error: "PresQT Error: 'presqt-fairshare-evaluator-opt-in' must be 'yes' or 'no'.",
+    });
+
+    evaluator.server.latencyMs = 1500;
+    await startTransfer('Soil Study', 'yes').expect(202);
+    const evaluating = await pollUntil(stack.baseUrl, '/api_v1/job_status/transfer/', BOTH, (body) =>
+      String(body.message).startsWith('Running FAIRshare Evaluator Service'),
+    );
+    expect(evaluating.status).toBe('in_progress');
+    evaluator.server.latencyMs = 0;
+    const done = await pollUntilDone(stack.baseUrl, '/api_v1/job_status/transfer/', BOTH);
+    expect(done.status).toBe(200);
+    const written = `${stack.baseUrl}/api_v1/targets/archive/resources/${fsId('Soil Study')}/`;
+    expect(done.body.link_to_resource).toBe(written);
+    expect(evaluator.evaluations.at(-1)?.input.resource).toBe(written);
+    const results = done.body.fairshare_evaluation_results;
+    expect(results.map((result: { test_id: number }) => result.test_id)).toEqual([
+      1, 2, 4, 5, 6, 7, 8, 10, 13, 17, 19, 22,
+    ]);
+    expect(results[0].successes).toEqual(["Found an identifier of type 'uri' for test 1"]);
+
+    // an evaluator that fails is reported in the results; the transfer itself succeeded
+    evaluator.server.inject({ kind: 'status', status: 503 });
+    await startTransfer('Soil Study', 'yes').expect(202);
+    const unevaluated = await pollUntilDone(stack.baseUrl, '/api_v1/job_status/transfer/', BOTH);
+    expect(unevaluated.status).toBe(200);
+    expect(unevaluated.body.fairshare_evaluation_results).toEqual([
+      { error: 'PresQT Error: the FAIRshare evaluator answered 503 to the evaluation request.' },
+    ]);
   });
 
   it('lists the FAIRshare tests and evaluates a resource identifier with the FAIR Evaluator', async () => {

@@ -1,6 +1,7 @@
 import { DynamicModule, Module, type Type } from '@nestjs/common';
 import { AppConfig, ConfigModule } from '@app/config';
 import { JobsModule, type JobKind } from '@app/jobs';
+import { FairshareModule } from '@app/fairshare';
 import { KeywordsModule } from '@app/keywords';
 import { Mailer } from '@app/mail';
 import { TargetsModule, TargetsRegistry } from '@app/targets';
@@ -29,6 +30,7 @@ export class WorkerModule {
         TargetsModule.forRoot(targets),
         JobsModule.forRoot(config),
         KeywordsModule,
+        FairshareModule,
       ],
       providers: [
         QueueReadiness,

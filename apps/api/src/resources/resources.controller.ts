@@ -3,7 +3,7 @@ import { ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags 
 import type { Request, Response } from 'express';
 import { parseEmailOptIn } from '@app/mail';
 import { ApiErrors } from '../common/dto/error.dto';
-import { duplicateAction, keywordAction, requiredHeader } from '../common/job-headers';
+import { duplicateAction, fairshareOptIn, keywordAction, requiredHeader } from '../common/job-headers';
 import { LinkBuilder } from '../common/link-builder';
 import { DESTINATION_TOKEN, RequiredHeader, SOURCE_TOKEN } from '../common/required-header.decorator';
 import { strictValidation } from '../common/validation.pipe';
@@ -159,6 +159,7 @@ async function transferRequest(
   const duplicate = duplicateAction(request);
   const keywords = keywordAction(request);
   const email = parseEmailOptIn(request.header('presqt-email-opt-in'));
+  const fairshare = fairshareOptIn(request);
   // the same paths take multipart uploads, so the body is validated here rather than by a @Body() pipe
   const validated = (await strictValidation('body field').transform(body ?? {}, {
     type: 'body',
@@ -172,6 +173,7 @@ async function transferRequest(
     duplicate,
     keywordAction: keywords,
     email,
+    fairshare,
     body: validated,
   };
 }
