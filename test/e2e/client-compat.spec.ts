@@ -6,6 +6,7 @@ import request from 'supertest';
 import { filesystemEntry, fsId, writeTargetsFile, writeTree } from '../support/fs-fixtures';
 import { FakeFairEvaluator } from '../fakes/fair-evaluator/fake-fair-evaluator';
 import { makeBagZip } from '../support/bags';
+import { startFakeProposer, type FakeProposer } from '../support/fake-proposer';
 import { freePort } from '../support/ports';
 import { pollUntil, pollUntilDone } from '../support/jobs';
 import { startStack, type Stack } from '../support/stack';
@@ -43,14 +44,17 @@ describe('the PresQT web client against the real API, worker and Redis', () => {
   let stack: Stack;
   let http: ReturnType<typeof request>;
   let evaluator: FakeFairEvaluator;
+  let proposer: FakeProposer;
 
   beforeAll(async () => {
     evaluator = await new FakeFairEvaluator().start();
+    proposer = await startFakeProposer();
     stack = await startStack({
       env: {
         TARGETS_FILE: testTargets(),
         ANNOUNCEMENT: ' Maintenance tonight. ',
         FAIRSHARE_EVALUATOR_URL: evaluator.evaluateUrl,
+        EMULATION_API_URL: proposer.url,
       },
     });
     http = request(stack.baseUrl);
@@ -59,6 +63,7 @@ describe('the PresQT web client against the real API, worker and Redis', () => {
   afterAll(async () => {
     await stack?.stop();
     await evaluator?.stop();
+    await proposer?.close();
   });
 
   /** A transfer from lab into a new project at archive, as the client starts it. */
@@ -248,6 +253,106 @@ describe('the PresQT web client against the real API, worker and Redis', () => {
     });
   });
 
+  it('lists the services it knows as aliases of ours, each answering its detail', async () => {
+    const list = await http.get('/api_v1/services/').expect(200);
+    const aliases = list.body
+      .filter((service: { alias_of?: string }) => service.alias_of !== undefined)
+      .map(({ name, alias_of }: { name: string; alias_of: string }) => [name, alias_of]);
+    expect(aliases).toEqual([
+      ['keyword_enhancement', 'presqt'],
+      ['eaasi', 'emulation'],
+      ['fairshake', 'assessment'],
+    ]);
+    for (const name of [
+      'presqt',
+      'emulation',
+      'assessment',
+      'fairshare',
+      ...aliases.map(([n]: string[]) => n),
+    ]) {
+      const detail = await http.get(`/api_v1/services/${name}/`).expect(200);
+      expect(detail.body).toMatchObject({ name, readable_name: expect.any(String) });
+    }
+    const docs = await http.get('/api/docs-json').expect(200);
+    const tagged = Object.entries(docs.body.paths as Record<string, Record<string, { tags?: string[] }>>)
+      .filter(([, operations]) =>
+        Object.values(operations).some((op) => op.tags?.includes('presqt-ui aliases')),
+      )
+      .map(([path]) => path);
+    expect(tagged).toEqual([
+      '/api_v1/services/fairshake/rubric/{rubricId}',
+      '/api_v1/services/eaasi/proposals',
+      '/api_v1/services/eaasi/proposals/{proposalId}',
+    ]);
+  });
+
+  it("answers FAIRshake rubrics in the client's shapes, and assesses by hand and automatically (96)", async () => {
+    const rubric = await http.get('/api_v1/services/fairshake/rubric/95/').expect(200);
+    expect(rubric.body.metrics.map((metric: { id: string }) => metric.id)).toEqual(['12', '15', '17', '20']);
+    expect(rubric.body.metrics[0]).toEqual({ id: '12', metric_value: expect.any(String) });
+    expect(rubric.body.answer_options).toEqual([
+      { value: '0.0', value_text: 'no' },
+      { value: '0.25', value_text: 'nobut' },
+      { value: '0.5', value_text: 'maybe' },
+      { value: '0.75', value_text: 'yesbut' },
+      { value: '1.0', value_text: 'yes' },
+    ]);
+    const identifier = `${stack.baseUrl}/api_v1/targets/lab/resources/${fsId('Ocean Survey')}/`;
+    const byHand = await http
+      .post('/api_v1/services/fairshake/rubric/95/')
+      .send({
+        project_url: identifier,
+        project_title: 'Ocean Survey',
+        rubric_answers: { '12': '1.0', '15': '0.5', '17': '0.0', '20': '0.75' },
+      })
+      .expect(200);
+    expect(byHand.body.rubric_responses.map((r: { score: string }) => r.score)).toEqual([
+      '1.0',
+      '0.5',
+      '0.0',
+      '0.75',
+    ]);
+
+    const automatic = await http
+      .post('/api_v1/services/fairshake/rubric/96/')
+      .send({ project_url: identifier, project_title: 'Ocean Survey', rubric_answers: {} })
+      .expect(200);
+    expect(evaluator.evaluations.at(-1)?.input.resource).toBe(identifier);
+    // the fake passes tests 1 and 10 for a URL: metrics 90 and 110 (answered in metric order: 30, 90, 109, ...)
+    expect(automatic.body).toEqual({
+      digital_object_id: byHand.body.digital_object_id,
+      rubric_responses: ['0.0', '1.0', '0.0', '1.0', '0.0', '0.0'].map((score) => ({
+        metric: expect.any(String),
+        score,
+        score_explanation: score === '1.0' ? 'yes' : 'no',
+      })),
+    });
+    const unknown = await http.get('/api_v1/services/fairshake/rubric/7/').expect(400);
+    expect(unknown.body.error).toContain("'7' is not a valid rubric id. Choices are: 93, 94, 95, 96.");
+  });
+
+  it("starts an EaaSI proposal for the token's last download at services/eaasi/proposals/", async () => {
+    await http
+      .get(`/api_v1/targets/lab/resources/${fsId('Soil Study')}.zip/`)
+      .set({ ...SOURCE, 'presqt-email-opt-in': '' })
+      .expect(202);
+    expect((await pollUntilDone(stack.baseUrl, '/api_v1/job_status/download.json/', SOURCE)).status).toBe(
+      200,
+    );
+    const started = await http
+      .post('/api_v1/services/eaasi/proposals/')
+      .set({ ...SOURCE, 'content-type': 'application/json;charset=utf-8' })
+      .send('{}')
+      .expect(200);
+    expect(started.body.proposal_link).toBe(
+      `${stack.baseUrl}/api_v1/services/eaasi/proposals/${started.body.id}/`,
+    );
+    const done = await pollUntilDone(stack.baseUrl, pathOf(started.body.proposal_link), {});
+    expect(done.status).toBe(200);
+    expect(done.body.image_url).toEqual(expect.any(String));
+    expect(proposer.tasks.get(String(started.body.id))).toMatchObject({ validBag: true });
+  });
+
   it('cancels a transfer at job_status/transfers/ with an empty form body, as the client sends it', async () => {
     await startTransfer('Many', 'no').expect(202);
     const pending = await pollUntil(stack.baseUrl, '/api_v1/job_status/transfer/', BOTH, (body) => {
@@ -268,7 +373,11 @@ describe('the PresQT web client against the real API, worker and Redis', () => {
     for (const variant of ['download.zip', 'download.json']) {
       const noToken = await http.get(`/api_v1/job_status/${variant}/`).expect(400);
       expect(noToken.type).toBe('application/json');
-      const noJob = await http.get(`/api_v1/job_status/${variant}/`).set(SOURCE).expect(404);
+      // bob never downloads here
+      const noJob = await http
+        .get(`/api_v1/job_status/${variant}/`)
+        .set({ 'presqt-source-token': 'bob-token' })
+        .expect(404);
       expect(noJob.body.error).toContain('Invalid ticket number');
     }
     await http

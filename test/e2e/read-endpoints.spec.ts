@@ -96,6 +96,9 @@ describe('read endpoints (real API and worker processes)', () => {
         'emulation',
         'fairshare',
         'assessment',
+        'keyword_enhancement',
+        'eaasi',
+        'fairshake',
       ]);
       const detail = await http.get('/api_v1/services/assessment').expect(200);
       expect(detail.body).toMatchObject({ name: 'assessment', readable_name: expect.any(String) });
@@ -116,6 +119,15 @@ describe('read endpoints (real API and worker processes)', () => {
         'GET Rubric 7',
         'GET Rubric 8',
         'GET Rubric 9',
+        'GET Detail',
+        'POST Keyword Enhancement',
+        'GET Detail',
+        'POST Proposals',
+        'GET Detail',
+        'GET Rubric 93',
+        'GET Rubric 94',
+        'GET Rubric 95',
+        'GET Rubric 96',
       ]);
       for (const { name, link, method } of links as { name: string; link: string; method: string }[]) {
         expect(link.startsWith(`${stack.baseUrl}/api_v1/services/`)).toBe(true);
