@@ -1,15 +1,22 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { filesystemEntry, fsId, writeTargetsFile, writeTree } from '../support/fs-fixtures';
 import { FakeFairEvaluator } from '../fakes/fair-evaluator/fake-fair-evaluator';
-import { makeBagZip } from '../support/bags';
+import { makeBagZip, zipOf } from '../support/bags';
 import { startFakeProposer, type FakeProposer } from '../support/fake-proposer';
 import { freePort } from '../support/ports';
-import { pollUntil, pollUntilDone } from '../support/jobs';
-import { startStack, type Stack } from '../support/stack';
+import {
+  binaryParser,
+  downloadTo,
+  extractZip,
+  pollUntil,
+  pollUntilDone,
+  verifyBagZip,
+} from '../support/jobs';
+import { peakRssDuring, startStack, type Stack } from '../support/stack';
 
 /** What the PresQT web client (presqt-ui) sends: see the README, "Using the existing PresQT web client". */
 const SOURCE = { 'presqt-source-token': 'alice-token' };
@@ -19,6 +26,8 @@ const BOTH = { ...SOURCE, ...DESTINATION };
 const EMPTY_FORM = 'application/x-www-form-urlencoded';
 /** The path and query of one of our absolute URLs, for supertest. */
 const pathOf = (url: string) => `${new URL(url).pathname}${new URL(url).search}`;
+/** the BagIt tool's large upload */
+const BIG_BYTES = 96 << 20;
 const partners = (names: string[]) => ({ transfer_in: names, transfer_out: names });
 
 function testTargets(manyFiles = 30): string {
@@ -351,6 +360,65 @@ describe('the PresQT web client against the real API, worker and Redis', () => {
     expect(done.status).toBe(200);
     expect(done.body.image_url).toEqual(expect.any(String));
     expect(proposer.tasks.get(String(started.body.id))).toMatchObject({ validBag: true });
+  });
+
+  it('bags the files of an uploaded zip and answers the bag, zipped (the BagIt tool)', async () => {
+    const zip = await zipOf([
+      { name: 'Field Notes/day1.txt', content: 'sunny\n', deflate: true },
+      { name: 'Field Notes/data/readings.csv', content: 'a,1\n' },
+      { name: 'Field Notes/empty/' },
+      { name: 'Field Notes/.DS_Store', content: 'junk' },
+      { name: '__MACOSX/Field Notes/._day1.txt', content: 'junk' },
+    ]);
+    const res = await http
+      .post('/api_v1/bag_and_zip/')
+      .attach('presqt-file', zip, 'notes.zip')
+      .buffer(true)
+      .parse(binaryParser)
+      .expect(200);
+    expect(res.headers['content-type']).toBe('application/zip');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="presqt_notes.zip"');
+    const file = await downloadTo(res, 'presqt_notes.zip');
+    verifyBagZip(file, 'presqt_bag');
+    const bag = join(extractZip(file), 'presqt_bag');
+    expect(readFileSync(join(bag, 'data', 'Field Notes', 'day1.txt'), 'utf8')).toBe('sunny\n');
+    expect(readFileSync(join(bag, 'data', 'Field Notes', 'data', 'readings.csv'), 'utf8')).toBe('a,1\n');
+    expect(existsSync(join(bag, 'data', 'Field Notes', 'empty'))).toBe(true);
+    expect(existsSync(join(bag, 'data', 'Field Notes', '.DS_Store'))).toBe(false);
+    expect(existsSync(join(bag, 'data', '__MACOSX'))).toBe(false);
+    for (const algorithm of ['md5', 'sha1', 'sha256', 'sha512']) {
+      expect(existsSync(join(bag, `manifest-${algorithm}.txt`))).toBe(true);
+    }
+
+    const missing = await http.post('/api_v1/bag_and_zip/').field('other', 'x').expect(400);
+    expect(missing.body).toEqual({
+      error: "PresQT Error: The file, 'presqt-file', is not found in the body of the request.",
+    });
+    const notZip = await http
+      .post('/api_v1/bag_and_zip/')
+      .attach('presqt-file', Buffer.from('plain text'), 'notes.zip')
+      .expect(400);
+    expect(notZip.body.error).toContain("'presqt-file', is not a zip file.");
+    const unsafe = await http
+      .post('/api_v1/bag_and_zip/')
+      .attach('presqt-file', await zipOf([{ name: 'a/link', symlinkTo: '/etc/passwd' }]), 'link.zip')
+      .expect(400);
+    expect(unsafe.body.error).toContain('symbolic link');
+  });
+
+  it('streams a large bag through the BagIt tool without holding it in memory', async () => {
+    const big = randomBytes(BIG_BYTES);
+    const source = join(mkdtempSync(join(tmpdir(), 'presqt-compat-big-')), 'big.zip');
+    writeFileSync(source, await zipOf([{ name: 'Big/part.bin', content: big }]));
+    const before = (await peakRssDuring(stack.api, () => Promise.resolve())).peakMiB;
+    const { result, peakMiB } = await peakRssDuring(stack.api, () =>
+      http.post('/api_v1/bag_and_zip/').attach('presqt-file', source).buffer(true).parse(binaryParser),
+    );
+    expect(result.status).toBe(200);
+    // the whole bag came back (the small bag above is checked file by file)
+    expect(result.body.length).toBeGreaterThan(BIG_BYTES);
+    // the API holds neither the upload nor the answer whole: it grows by less than one of them
+    expect(peakMiB - before).toBeLessThan((BIG_BYTES >> 20) * 0.75);
   });
 
   it('cancels a transfer at job_status/transfers/ with an empty form body, as the client sends it', async () => {

@@ -6,6 +6,7 @@ import { TargetsModule, TargetsRegistry } from '@app/targets';
 import { JobEndpointsModule } from './jobs/job-endpoints.module';
 import { ApiErrorFilter } from './common/api-error.filter';
 import { AssessmentModule } from './assessment/assessment.module';
+import { BagToolModule } from './bag-tool/bag-tool.module';
 import { CommonModule } from './common/common.module';
 import { EmulationModule } from './emulation/emulation.module';
 import { FairshareEndpointsModule } from './fairshare/fairshare-endpoints.module';
@@ -31,6 +32,7 @@ export class ApiModule {
         StatusesModule,
         ResourcesModule,
         AssessmentModule,
+        BagToolModule,
         EmulationModule,
         FairshareEndpointsModule,
         KeywordEndpointsModule,
