@@ -3,7 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { filesystemEntry, fsId, writeTargetsFile, writeTree } from '../support/fs-fixtures';
+import { ALL_ACTIONS, filesystemEntry, fsId, writeTargetsFile, writeTree } from '../support/fs-fixtures';
+import { FakeCurateNd } from '../fakes/curate_nd/fake-curate-nd';
 import { FakeFairEvaluator } from '../fakes/fair-evaluator/fake-fair-evaluator';
 import { makeBagZip, zipOf } from '../support/bags';
 import { startFakeProposer, type FakeProposer } from '../support/fake-proposer';
@@ -516,5 +517,65 @@ describe('the PresQT web client when the FAIR Evaluator is down', () => {
   it('answers no announcement when ANNOUNCEMENT is not set', async () => {
     const res = await http.get('/announcements.json').expect(200);
     expect(res.body).toEqual({ show: false, message: '' });
+  });
+});
+
+describe('a resource detail when its target fails (real API and Redis, fake CurateND)', () => {
+  let stack: Stack;
+  let http: ReturnType<typeof request>;
+  let curate: FakeCurateNd;
+  const TOKEN = { 'presqt-source-token': 'alice-curate-token' };
+
+  beforeAll(async () => {
+    curate = await new FakeCurateNd().start();
+    curate.addUser('alice-curate-token', 'alice');
+    const targetsFile = writeTargetsFile([
+      {
+        name: 'curate_nd',
+        readable_name: 'CurateND',
+        status_url: `${curate.url}/items`,
+        token_url: 'https://curate.nd.edu/api/access_tokens',
+        supported_actions: { ...ALL_ACTIONS, resource_upload: false, resource_transfer_in: false },
+        supported_transfer_partners: { transfer_in: [], transfer_out: [] },
+        supported_hash_algorithms: ['md5'],
+        infinite_depth: false,
+        search_parameters: ['general', 'title', 'id'],
+        connector: 'curate_nd',
+        options: { api_url: curate.url },
+      },
+    ]);
+    stack = await startStack({
+      worker: false,
+      env: { TARGETS_FILE: targetsFile, UPSTREAM_RETRIES: '0', UPSTREAM_TIMEOUT_MS: '2000' },
+    });
+    http = request(stack.baseUrl);
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+    await curate?.stop();
+  });
+
+  it('answers a placeholder saying what went wrong, with 200, and errors about the request as errors', async () => {
+    const id = curate.addWork({ title: 'Lake Study', owner: 'alice', files: { 'a.txt': 'a' } });
+    const path = `/api_v1/targets/curate_nd/resources/${id}/`;
+    const detail = await http.get(path).set(TOKEN).expect(200);
+    expect(detail.body.title).toBe('Lake Study');
+
+    curate.server.inject({ kind: 'status', status: 500, times: 10 });
+    const failing = await http.get(path).set(TOKEN).expect(200);
+    expect(failing.body).toEqual({
+      kind: 'item',
+      kind_name: 'unavailable',
+      id,
+      identifier: `${stack.baseUrl}${path}`,
+      title: "CurateND could not give this resource's detail",
+      error: expect.stringContaining('CurateND'),
+      children: [],
+      links: [{ name: 'Detail', link: `${stack.baseUrl}${path}`, method: 'GET' }],
+      actions: [],
+    });
+    curate.server.clearFaults();
+    await http.get(path).set({ 'presqt-source-token': 'mallory-token' }).expect(401);
   });
 });

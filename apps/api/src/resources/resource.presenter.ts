@@ -27,6 +27,22 @@ export class ResourcePresenter {
     };
   }
 
+  /** In place of a detail the target failed to give: the resource's id and links, and what went wrong. */
+  unavailable(id: string, error: string) {
+    const detailLink = this.resourceUrl(id, '/');
+    return {
+      kind: 'item',
+      kind_name: 'unavailable',
+      id,
+      identifier: detailLink,
+      title: `${this.target.entry.readable_name} could not give this resource's detail`,
+      error,
+      children: [],
+      links: [{ name: 'Detail', link: detailLink, method: 'GET' } satisfies Link],
+      actions: [],
+    };
+  }
+
   detail(resource: ResourceDetail) {
     const links: Link[] = [{ name: 'Detail', link: this.resourceUrl(resource.id, '/'), method: 'GET' }];
     if (this.target.supports('resource_download')) {

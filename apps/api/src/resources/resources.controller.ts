@@ -65,7 +65,12 @@ export class ResourcesController {
     required: false,
     description: 'downloads only: empty or one email address',
   })
-  @ApiOkResponse({ type: ResourceDetailDto, description: 'the detail' })
+  @ApiOkResponse({
+    type: ResourceDetailDto,
+    description:
+      'the detail; when the target fails (unreachable, too slow, answering badly), a placeholder with ' +
+      "kind_name 'unavailable' and an `error` field instead, still 200 (the PresQT web client stops on errors here)",
+  })
   @ApiResponse({
     status: 202,
     description: 'download started: {message, download_job_zip, download_job_json, ticket_number}',
@@ -78,6 +83,7 @@ export class ResourcesController {
     403: 'no access to the resource',
     404: 'invalid target name; resource id unknown for the user',
     410: 'resource no longer available',
+    502: 'downloads only: the target could not be reached or answered badly',
   })
   async detailOrDownload(
     @Req() request: Request,
