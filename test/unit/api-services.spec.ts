@@ -105,6 +105,7 @@ describe('API services without HTTP', () => {
     duplicate: 'ignore',
     keywordAction: 'none',
     email: null,
+    fairshare: false,
     body: { source_target_name: 'lab', source_resource_id: fsId('alpha'), keywords: [] },
     ...overrides,
   });

@@ -7,8 +7,10 @@ import { TargetsModule, TargetsRegistry } from '@app/targets';
 import { JobEndpointsModule } from './jobs/job-endpoints.module';
 import { ApiErrorFilter } from './common/api-error.filter';
 import { AssessmentModule } from './assessment/assessment.module';
+import { BagToolModule } from './bag-tool/bag-tool.module';
 import { CommonModule } from './common/common.module';
 import { EmulationModule } from './emulation/emulation.module';
+import { FairshareEndpointsModule } from './fairshare/fairshare-endpoints.module';
 import { KeywordEndpointsModule } from './keywords/keyword-endpoints.module';
 import { ResourcesModule } from './resources/resources.module';
 import { ApiRootModule } from './root/api-root.module';
@@ -32,7 +34,9 @@ export class ApiModule {
         StatusesModule,
         ResourcesModule,
         AssessmentModule,
+        BagToolModule,
         EmulationModule,
+        FairshareEndpointsModule,
         KeywordEndpointsModule,
         ServicesModule,
         JobEndpointsModule,

@@ -2,6 +2,7 @@ import { DynamicModule, Module, type Type } from '@nestjs/common';
 import { AppConfig, ConfigModule } from '@app/config';
 import { JobFilesModule } from '@app/job-files';
 import { JobsModule, type JobKind } from '@app/jobs';
+import { FairshareModule } from '@app/fairshare';
 import { KeywordsModule } from '@app/keywords';
 import { Mailer } from '@app/mail';
 import { TargetsModule, TargetsRegistry } from '@app/targets';
@@ -31,6 +32,7 @@ export class WorkerModule {
         JobsModule.forRoot(config),
         JobFilesModule.forRoot(config),
         KeywordsModule,
+        FairshareModule,
       ],
       providers: [
         QueueReadiness,

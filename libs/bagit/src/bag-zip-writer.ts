@@ -7,6 +7,9 @@ import { Transform, type Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { SUPPORTED_ALGORITHMS, encodeManifestPath } from './tag-files';
 
+/** The Bag-Software-Agent of the bags this service makes. */
+export const SOFTWARE_AGENT = 'presqt-broker (PresQT API v1)';
+
 export interface BagZipWriterOptions {
   /** where the zip goes: a stream, or a file path (which abort() removes) */
   output: Writable | string;

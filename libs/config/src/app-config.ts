@@ -329,6 +329,28 @@ class Environment {
   @Min(100)
   @Max(300_000)
   EMULATION_TIMEOUT_MS: number = 15_000;
+
+  @IsOptional()
+  @Transform(emptyAsUnset)
+  @IsString()
+  ANNOUNCEMENT?: string;
+
+  @IsOptional()
+  @IsUrl(
+    { require_tld: false, require_protocol: true, protocols: ['http', 'https'] },
+    {
+      message:
+        'FAIRSHARE_EVALUATOR_URL must be an absolute http(s) URL, such as https://w3id.org/FAIR_Evaluator/collections/16/evaluate',
+    },
+  )
+  FAIRSHARE_EVALUATOR_URL: string = 'https://w3id.org/FAIR_Evaluator/collections/16/evaluate';
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'FAIRSHARE_EVALUATOR_TIMEOUT_MS must be an integer' })
+  @Min(100)
+  @Max(3_600_000)
+  FAIRSHARE_EVALUATOR_TIMEOUT_MS: number = 300_000;
 }
 
 /** Timeouts and retries of requests to remote repositories (the connectors' shared HTTP client). */
@@ -428,6 +450,10 @@ export class AppConfig {
   readonly emulationApiUrl: string | undefined;
   /** how long one request to the environment proposer may take */
   readonly emulationTimeoutMs: number;
+  /** the banner text web clients show (`/announcements.json`); undefined: no banner */
+  readonly announcement: string | undefined;
+  /** the FAIR Evaluator collection's `evaluate` URL, and how long one evaluation may take */
+  readonly fairshareEvaluator: { url: string; timeoutMs: number };
   constructor(env: Environment, secretKey: string) {
     this.port = env.PORT;
     this.host = env.HOST;
@@ -483,6 +509,11 @@ export class AppConfig {
         : undefined;
     this.emulationApiUrl = env.EMULATION_API_URL?.replace(/\/+$/, '');
     this.emulationTimeoutMs = env.EMULATION_TIMEOUT_MS;
+    this.announcement = env.ANNOUNCEMENT?.trim();
+    this.fairshareEvaluator = {
+      url: env.FAIRSHARE_EVALUATOR_URL,
+      timeoutMs: env.FAIRSHARE_EVALUATOR_TIMEOUT_MS,
+    };
   }
 
   /** where one run of a job keeps its files */

@@ -1,3 +1,4 @@
+import type { FairshareTestResult } from '@app/fairshare';
 import type { DownloadPayload, TransferPayload, UploadPayload } from './job-payloads';
 
 /** The kinds of asynchronous job; each has its own Bull queue and its description below. */
@@ -24,6 +25,7 @@ export interface DownloadResult extends FixityResult {
 export interface WriteResult extends FixityResult {
   resources_ignored: string[];
   resources_updated: string[];
+  destination_target_name: string;
   destination_resource_id: string;
 }
 
@@ -31,6 +33,8 @@ export interface TransferResult extends WriteResult {
   source_resource_id: string;
   initial_keywords: string[];
   enhanced_keywords: string[];
+  /** with the FAIRshare opt-in, every test's result, or one `{error}` when the evaluator failed; else empty */
+  fairshare_evaluation_results: Array<FairshareTestResult | { error: string }>;
 }
 
 /** Each kind's queue payload and the result fields its finished status shows. */

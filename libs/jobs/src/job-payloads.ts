@@ -25,6 +25,11 @@ export interface TransferPayload extends JobPayloadBase {
   duplicate: 'ignore' | 'update';
   keywordAction: KeywordAction;
   keywords: string[];
+  /**
+   * with `presqt-fairshare-evaluator-opt-in: yes`: the base of the API's links, to give the FAIR Evaluator the
+   * written resource's address; null (or absent, in payloads queued before the opt-in existed): no evaluation
+   */
+  fairshareLinkBase?: string | null;
 }
 
 /** An upload: the validated package waits in the run's directory (see UploadedBag). */

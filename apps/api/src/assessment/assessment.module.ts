@@ -1,15 +1,20 @@
 import { Module } from '@nestjs/common';
 import { AppConfig } from '@app/config';
+import { FairshareModule } from '@app/fairshare';
 import { AssessmentController } from './assessment.controller';
 import { AssessmentService } from './assessment.service';
 import { AssessmentStore } from './assessment.store';
+import { FairshakeAliasController } from './fairshake-alias.controller';
+import { FairshakeAliasService } from './fairshake-alias.service';
 import { FairshakeClient } from './fairshake.client';
 
 /** The FAIR assessment service (docs/behaviour.md#assessment): rubrics, and assessments kept in Redis and optionally at FAIRshake. */
 @Module({
-  controllers: [AssessmentController],
+  imports: [FairshareModule],
+  controllers: [AssessmentController, FairshakeAliasController],
   providers: [
     AssessmentService,
+    FairshakeAliasService,
     AssessmentStore,
     {
       provide: FairshakeClient,

@@ -25,16 +25,17 @@ export class AssessmentService {
     @Inject(FairshakeClient) private readonly fairshake: FairshakeClient | null,
   ) {}
 
-  rubric(rubricId: string): RubricView {
-    return { metrics: requireRubric(rubricId).metrics, answer_options: ANSWER_OPTIONS };
+  /** `rubrics`: ours unless told otherwise (the `fairshake` alias has FAIRshake's later ones) */
+  rubric(rubricId: string, rubrics = RUBRICS): RubricView {
+    return { metrics: requireRubric(rubricId, rubrics).metrics, answer_options: ANSWER_OPTIONS };
   }
 
   /**
    * Checks the answers against the rubric, registers them at FAIRshake when it is configured (before storing
    * them here, so a FAIRshake failure stores nothing), and stores them.
    */
-  async assess(rubricId: string, rawBody: unknown): Promise<AssessmentResult> {
-    const rubric = requireRubric(rubricId);
+  async assess(rubricId: string, rawBody: unknown, rubrics = RUBRICS): Promise<AssessmentResult> {
+    const rubric = requireRubric(rubricId, rubrics);
     if (Array.isArray(rawBody) || (rawBody !== undefined && typeof rawBody !== 'object')) {
       throw ServiceError.badRequest(
         'PresQT Error: the POST body must be a JSON object with project_url, project_title and rubric_answers.',
@@ -90,11 +91,11 @@ export class AssessmentService {
   }
 }
 
-function requireRubric(rubricId: string): Rubric {
-  const rubric = Object.hasOwn(RUBRICS, rubricId) ? RUBRICS[rubricId] : undefined;
+function requireRubric(rubricId: string, rubrics: Readonly<Record<string, Rubric>>): Rubric {
+  const rubric = Object.hasOwn(rubrics, rubricId) ? rubrics[rubricId] : undefined;
   if (!rubric) {
     throw ServiceError.badRequest(
-      `PresQT Error: '${rubricId}' is not a valid rubric id. Choices are: ${Object.keys(RUBRICS).join(', ')}.`,
+      `PresQT Error: '${rubricId}' is not a valid rubric id. Choices are: ${Object.keys(rubrics).join(', ')}.`,
     );
   }
   return rubric;

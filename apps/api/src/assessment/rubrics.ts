@@ -61,3 +61,44 @@ export const RUBRICS: Readonly<Record<string, Rubric>> = {
     },
   },
 };
+
+/** The rubric's metrics with these ids, in this order. */
+function pick(rubric: Rubric, ids: readonly string[]): Rubric['metrics'] {
+  return Object.fromEntries(ids.map((id) => [id, rubric.metrics[id]]));
+}
+
+/**
+ * FAIRshake's later rubrics, which the PresQT web client offers (the `fairshake` alias): 93 to 95 keep some
+ * metrics of 9, 8 and 7; 96 is answered automatically from FAIRshare tests (FAIRSHAKE_AUTOMATIC).
+ */
+export const FAIRSHAKE_RUBRICS: Readonly<Record<string, Rubric>> = {
+  '93': {
+    digitalObjectType: 'repo',
+    metrics: pick(RUBRICS['9'], ['30', '31', '32', '34', '35', '36', '37', '38']),
+  },
+  '94': {
+    digitalObjectType: 'data',
+    metrics: pick(RUBRICS['8'], ['21', '22', '24', '25', '26', '27', '28', '29']),
+  },
+  '95': { digitalObjectType: 'tool', metrics: pick(RUBRICS['7'], ['12', '15', '17', '20']) },
+  '96': {
+    digitalObjectType: 'repo',
+    // metric ids are integer-like keys, so they come out in numeric order (30 first)
+    metrics: {
+      '90': 'The metadata holds a globally unique identifier of the resource.',
+      '30': RUBRICS['9'].metrics['30'],
+      '109': 'The resource can be discovered through a web search.',
+      '110': 'The resource is reached through an open, free and standardized access protocol.',
+      '113': 'The resource uses a formal language to represent knowledge.',
+      '117': 'The metadata holds license information.',
+    },
+  },
+};
+
+/** Rubric 96's metrics, each answered by one FAIRshare test (by test id). */
+export const FAIRSHAKE_AUTOMATIC = {
+  rubricId: '96',
+  testForMetric: { '90': 1, '30': 5, '109': 8, '110': 10, '113': 17, '117': 22 } as Readonly<
+    Record<string, number>
+  >,
+};

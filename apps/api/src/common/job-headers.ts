@@ -19,6 +19,15 @@ export function duplicateAction(request: Request): 'ignore' | 'update' {
   return value;
 }
 
+/** The FAIRshare opt-in of a transfer: `yes` or `no`; absent is `no` (docs/behaviour.md#fairshare). */
+export function fairshareOptIn(request: Request): boolean {
+  const name = 'presqt-fairshare-evaluator-opt-in';
+  const value = request.header(name)?.trim();
+  if (value === undefined || value === '' || value === 'no') return false;
+  if (value === 'yes') return true;
+  throw ServiceError.badRequest(`PresQT Error: '${name}' must be 'yes' or 'no'.`);
+}
+
 export function keywordAction(request: Request): KeywordAction {
   const value = requiredHeader(request, 'presqt-keyword-action');
   if (value !== 'automatic' && value !== 'manual' && value !== 'none') {

@@ -10,6 +10,11 @@ export class Links {
   url(path: string): string {
     return `${this.base}${path}`;
   }
+
+  /** `/api_v1/targets/<t>/resources/<id>` plus `suffix` (`/` is its Detail link), as an absolute URL */
+  resourceUrl(targetName: string, id: string, suffix = '/'): string {
+    return this.url(`/api_v1/targets/${targetName}/resources/${encodeURIComponent(id)}${suffix}`);
+  }
 }
 
 /**

@@ -25,7 +25,18 @@ export class EmulationService {
     private readonly files: JobFiles,
   ) {}
 
-  async propose(links: Links, token: string, ticketNumber: string): Promise<ProposalStartedDto> {
+  /** The proposal of the token's last download, as the `eaasi` alias starts it (the PresQT web client sends no ticket). */
+  proposeLastDownload(links: Links, token: string): Promise<ProposalStartedDto> {
+    return this.propose(links, token, ticketFor(this.config.secretKey, token), 'eaasi');
+  }
+
+  /** `service`: the path segment the proposal link goes under, ours or the `eaasi` alias */
+  async propose(
+    links: Links,
+    token: string,
+    ticketNumber: string,
+    service: 'emulation' | 'eaasi' = 'emulation',
+  ): Promise<ProposalStartedDto> {
     const ticket = ticketFor(this.config.secretKey, token);
     if (ticketNumber !== ticket) {
       throw ServiceError.notFound(
@@ -53,7 +64,7 @@ export class EmulationService {
     return {
       id,
       message: 'Proposal task was submitted.',
-      proposal_link: links.url(`/api_v1/services/emulation/proposals/${encodeURIComponent(id)}/`),
+      proposal_link: links.url(`/api_v1/services/${service}/proposals/${encodeURIComponent(id)}/`),
     };
   }
 

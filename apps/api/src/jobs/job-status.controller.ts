@@ -17,6 +17,7 @@ import {
 import { ApiErrors } from '../common/dto/error.dto';
 import { requiredHeader } from '../common/job-headers';
 import { DESTINATION_TOKEN, SOURCE_TOKEN } from '../common/required-header.decorator';
+import { LinkBuilder, type Links } from '../common/link-builder';
 import { sendDownloadZip, zipRedirectSeconds } from './download-zip';
 
 /** Each kind, and each kind with each of its formats (`download.zip`). */
@@ -25,6 +26,9 @@ const STATUS_ACTIONS = JOB_KINDS.flatMap((kind) => [
   ...JOB_KIND_DESCRIPTIONS[kind].formats.map((format) => `${kind}.${format}`),
 ]);
 
+/** Other spellings of a kind: the PresQT web client cancels a transfer at `job_status/transfers/`. */
+const KIND_SPELLINGS = new Map<string, JobKind>([['transfers', 'transfer']]);
+
 @ApiTags('jobs')
 @Controller('api_v1/job_status')
 export class JobStatusController {
@@ -32,6 +36,7 @@ export class JobStatusController {
     private readonly store: JobStore,
     private readonly config: AppConfig,
     private readonly files: JobFiles,
+    private readonly links: LinkBuilder,
   ) {}
 
   @Get(':action')
@@ -66,12 +71,12 @@ export class JobStatusController {
         return sendDownloadZip(this.files, download, response, zipRedirectSeconds(this.config));
     }
     const { httpStatus, body } = jobStatusResponse(await this.find(kind, request));
-    response.status(httpStatus).json(body);
+    response.status(httpStatus).json(withResourceLink(this.links.for(request), body));
   }
 
   @Patch(':action')
   @ApiOperation({ summary: 'Cancel a job: download, upload or transfer' })
-  @ApiParam({ name: 'action', enum: JOB_KINDS })
+  @ApiParam({ name: 'action', enum: [...JOB_KINDS, ...KIND_SPELLINGS.keys()] })
   @ApiHeader({ name: SOURCE_TOKEN, required: false, description: 'download and transfer' })
   @ApiHeader({ name: DESTINATION_TOKEN, required: false, description: 'upload and transfer' })
   @ApiResponse({ status: 200, description: 'cancelled: {status_code: "499", message}' })
@@ -108,13 +113,21 @@ export class JobStatusController {
   }
 }
 
+/** A finished upload's or transfer's resource: its Detail link, as `link_to_resource` (docs/behaviour.md#links). */
+function withResourceLink(links: Links, body: Record<string, unknown>): Record<string, unknown> {
+  const { destination_target_name: target, destination_resource_id: id } = body;
+  if (typeof target !== 'string' || typeof id !== 'string') return body;
+  return { ...body, link_to_resource: links.resourceUrl(target, id) };
+}
+
 function invalidTicket(ticket: string): ServiceError {
   return ServiceError.notFound(`PresQT Error: Invalid ticket number, '${ticket}'.`);
 }
 
 /** `download.json` → download + json; a format must be one of the kind's. */
 function parseAction(action: string): { kind: JobKind; format: string | undefined } {
-  const [kind = '', format, ...rest] = action.split('.');
+  const [named = '', format, ...rest] = action.split('.');
+  const kind = KIND_SPELLINGS.get(named) ?? named;
   if (!isJobKind(kind)) {
     throw ServiceError.badRequest(
       `PresQT Error: '${action}' is not a valid action. Use ${JOB_KINDS.join(', ')}.`,

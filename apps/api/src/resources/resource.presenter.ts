@@ -11,7 +11,7 @@ export class ResourcePresenter {
 
   /** `/api_v1/targets/<t>/resources/<id>` plus `suffix`, as an absolute URL */
   resourceUrl(id: string, suffix: string): string {
-    return this.links.url(`/api_v1/targets/${this.target.name}/resources/${encodeURIComponent(id)}${suffix}`);
+    return this.links.resourceUrl(this.target.name, id, suffix);
   }
 
   summary(resource: ResourceSummary) {
@@ -24,6 +24,22 @@ export class ResourcePresenter {
       links: this.target.supports('resource_detail')
         ? [{ name: 'Detail', link: this.resourceUrl(resource.id, '/'), method: 'GET' } satisfies Link]
         : [],
+    };
+  }
+
+  /** In place of a detail the target failed to give: the resource's id and links, and what went wrong. */
+  unavailable(id: string, error: string) {
+    const detailLink = this.resourceUrl(id, '/');
+    return {
+      kind: 'item',
+      kind_name: 'unavailable',
+      id,
+      identifier: detailLink,
+      title: `${this.target.entry.readable_name} could not give this resource's detail`,
+      error,
+      children: [],
+      links: [{ name: 'Detail', link: detailLink, method: 'GET' } satisfies Link],
+      actions: [],
     };
   }
 
@@ -44,6 +60,8 @@ export class ResourcePresenter {
       kind: resource.kind,
       kind_name: resource.kindName,
       id: resource.id,
+      // what FAIR services are asked about: the resource's lasting address here (docs/behaviour.md#links)
+      identifier: this.resourceUrl(resource.id, '/'),
       title: resource.title,
       date_created: resource.dateCreated,
       date_modified: resource.dateModified,

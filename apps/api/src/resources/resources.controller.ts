@@ -3,7 +3,7 @@ import { ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags 
 import type { Request, Response } from 'express';
 import { parseEmailOptIn } from '@app/mail';
 import { ApiErrors } from '../common/dto/error.dto';
-import { duplicateAction, keywordAction, requiredHeader } from '../common/job-headers';
+import { duplicateAction, fairshareOptIn, keywordAction, requiredHeader } from '../common/job-headers';
 import { LinkBuilder } from '../common/link-builder';
 import { DESTINATION_TOKEN, RequiredHeader, SOURCE_TOKEN } from '../common/required-header.decorator';
 import { strictValidation } from '../common/validation.pipe';
@@ -65,7 +65,12 @@ export class ResourcesController {
     required: false,
     description: 'downloads only: empty or one email address',
   })
-  @ApiOkResponse({ type: ResourceDetailDto, description: 'the detail' })
+  @ApiOkResponse({
+    type: ResourceDetailDto,
+    description:
+      'the detail; when the target fails (unreachable, too slow, answering badly), a placeholder with ' +
+      "kind_name 'unavailable' and an `error` field instead, still 200 (the PresQT web client stops on errors here)",
+  })
   @ApiResponse({
     status: 202,
     description: 'download started: {message, download_job_zip, download_job_json, ticket_number}',
@@ -78,6 +83,7 @@ export class ResourcesController {
     403: 'no access to the resource',
     404: 'invalid target name; resource id unknown for the user',
     410: 'resource no longer available',
+    502: 'downloads only: the target could not be reached or answered badly',
   })
   async detailOrDownload(
     @Req() request: Request,
@@ -159,6 +165,7 @@ async function transferRequest(
   const duplicate = duplicateAction(request);
   const keywords = keywordAction(request);
   const email = parseEmailOptIn(request.header('presqt-email-opt-in'));
+  const fairshare = fairshareOptIn(request);
   // the same paths take multipart uploads, so the body is validated here rather than by a @Body() pipe
   const validated = (await strictValidation('body field').transform(body ?? {}, {
     type: 'body',
@@ -172,6 +179,7 @@ async function transferRequest(
     duplicate,
     keywordAction: keywords,
     email,
+    fairshare,
     body: validated,
   };
 }

@@ -10,6 +10,9 @@ import type { Links } from '../common/link-builder';
 import type { CollectionQueryDto } from './dto/collection-query.dto';
 import { ResourcePresenter } from './resource.presenter';
 
+/** What the connectors answer when the target, not the request, is at fault. */
+const TARGET_FAILURES = [502, 503, 504];
+
 @Injectable()
 export class ResourcesService {
   constructor(
@@ -46,12 +49,24 @@ export class ResourcesService {
     };
   }
 
+  /**
+   * A resource's detail. When the target itself fails (unreachable, too slow, rate-limited, answering badly),
+   * the answer is a placeholder detail saying so, with 200: the PresQT web client stops working on any error
+   * here (docs/behaviour.md#resource-detail-when-the-target-fails).
+   */
   async detail(links: Links, targetName: string, id: string, token: string) {
     const target = this.registry.require(targetName);
     target.requireAction('resource_detail');
-    const session = await target.connector.open(token);
-    const resource = await session.getResource(id);
-    return new ResourcePresenter(links, target).detail(resource);
+    const presenter = new ResourcePresenter(links, target);
+    try {
+      const session = await target.connector.open(token);
+      return presenter.detail(await session.getResource(id));
+    } catch (error) {
+      if (error instanceof ServiceError && TARGET_FAILURES.includes(error.status)) {
+        return presenter.unavailable(id, error.message);
+      }
+      throw error;
+    }
   }
 
   /**

@@ -51,6 +51,12 @@ export function ApiUploadOrTransfer(summary: string) {
       description: 'transfers',
     }),
     ApiHeader({ name: 'presqt-email-opt-in', required: true, description: 'empty, or one email address' }),
+    ApiHeader({
+      name: 'presqt-fairshare-evaluator-opt-in',
+      required: false,
+      enum: ['yes', 'no'],
+      description: 'transfers: yes evaluates the written resource with every FAIRshare test (absent: no)',
+    }),
     ApiResponse({ status: 202, description: '{message, upload_job} or {message, transfer_job}' }),
     ApiErrors({
       400:

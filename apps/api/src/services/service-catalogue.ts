@@ -1,4 +1,4 @@
-import { RUBRICS } from '../assessment/rubrics';
+import { FAIRSHAKE_RUBRICS, RUBRICS } from '../assessment/rubrics';
 
 interface ServiceEndpoint {
   name: string;
@@ -11,6 +11,8 @@ interface ServiceEndpoint {
 export interface ServiceDescription {
   name: string;
   readable_name: string;
+  /** set for a name the PresQT web client uses for one of our services: that service's name */
+  alias_of?: string;
   endpoints: ServiceEndpoint[];
 }
 
@@ -28,11 +30,44 @@ export const SERVICE_CATALOGUE: readonly ServiceDescription[] = [
     endpoints: [{ name: 'Proposals', path: '/api_v1/services/emulation/proposals/', method: 'POST' }],
   },
   {
+    name: 'fairshare',
+    readable_name: 'FAIRshare',
+    endpoints: [
+      { name: 'Tests', path: '/api_v1/services/fairshare/evaluator/', method: 'GET' },
+      { name: 'Evaluate', path: '/api_v1/services/fairshare/evaluator/', method: 'POST' },
+    ],
+  },
+  {
     name: 'assessment',
     readable_name: 'FAIR Assessment',
     endpoints: Object.keys(RUBRICS).map((id) => ({
       name: `Rubric ${id}`,
       path: `/api_v1/services/assessment/rubric/${id}/`,
+      method: 'GET' as const,
+    })),
+  },
+  // the names the PresQT web client knows, beside ours (README, "Using the existing PresQT web client")
+  {
+    name: 'keyword_enhancement',
+    readable_name: 'Keyword Enhancement',
+    alias_of: 'presqt',
+    endpoints: [
+      { name: 'Keyword Enhancement', path: '/api_v1/services/presqt/keyword_enhancement/', method: 'POST' },
+    ],
+  },
+  {
+    name: 'eaasi',
+    readable_name: 'EaaSI',
+    alias_of: 'emulation',
+    endpoints: [{ name: 'Proposals', path: '/api_v1/services/eaasi/proposals/', method: 'POST' }],
+  },
+  {
+    name: 'fairshake',
+    readable_name: 'FAIRshake',
+    alias_of: 'assessment',
+    endpoints: Object.keys(FAIRSHAKE_RUBRICS).map((id) => ({
+      name: `Rubric ${id}`,
+      path: `/api_v1/services/fairshake/rubric/${id}/`,
       method: 'GET' as const,
     })),
   },

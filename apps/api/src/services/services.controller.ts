@@ -10,6 +10,7 @@ import { SERVICE_CATALOGUE, ServiceDescription } from './service-catalogue';
 interface ServiceSummary {
   name: string;
   readable_name: string;
+  alias_of?: string;
   links: Link[];
 }
 
@@ -49,6 +50,7 @@ export class ServicesController {
     return {
       name: service.name,
       readable_name: service.readable_name,
+      ...(service.alias_of === undefined ? {} : { alias_of: service.alias_of }),
       links: [
         link('Detail', `/api_v1/services/${service.name}/`, 'GET'),
         ...service.endpoints.map((endpoint) => link(endpoint.name, endpoint.path, endpoint.method)),

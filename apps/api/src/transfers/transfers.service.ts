@@ -18,6 +18,8 @@ export interface TransferRequest {
   duplicate: TransferPayload['duplicate'];
   keywordAction: KeywordAction;
   email: string | null;
+  /** evaluate the written resource with every FAIRshare test once the transfer has finished */
+  fairshare: boolean;
   body: TransferBodyDto;
 }
 
@@ -62,6 +64,7 @@ export class TransfersService {
       duplicate: transfer.duplicate,
       keywordAction: transfer.keywordAction,
       keywords: body.keywords,
+      fairshareLinkBase: transfer.fairshare ? links.base : null,
       email: transfer.email,
     });
     return {

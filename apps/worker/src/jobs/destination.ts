@@ -106,11 +106,12 @@ export async function commitWithMetadata(
 }
 
 /** The result fields an upload or transfer reports of the files it wrote (docs/behaviour.md#job-status). */
-export function ingestResult(report: IngestReport, destinationId: string): WriteResult {
+export function ingestResult(report: IngestReport, targetName: string, destinationId: string): WriteResult {
   return {
     ...report.fixity.result(),
     resources_ignored: report.ignored,
     resources_updated: report.updated,
+    destination_target_name: targetName,
     destination_resource_id: destinationId,
   };
 }

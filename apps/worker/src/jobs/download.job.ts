@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { BagZipWriter } from '@app/bagit';
+import { BagZipWriter, SOFTWARE_AGENT } from '@app/bagit';
 import { AppConfig } from '@app/config';
 import {
   isTopMetadataFile,
@@ -26,8 +26,6 @@ import type { JobHandler, JobOutcome } from './job-handler';
 import { meter } from '@app/common';
 import { runLimited } from './run-limited';
 import { PartialZips, type EarlierEntry } from './zip-resume';
-
-const SOFTWARE_AGENT = 'presqt-broker (PresQT API v1)';
 
 /** The checkpoint of a file in the zip: what a resumed run needs to list it without fetching it again. */
 interface ZippedFile {

@@ -7,7 +7,8 @@ import {
   type RemoteFile,
   type ResourceDetail,
 } from '@app/connectors';
-import { JobStore, TokenCipher, type JobRecord, type TransferPayload } from '@app/jobs';
+import { FAIRSHARE_TEST_IDS, FairshareEvaluator } from '@app/fairshare';
+import { JobStore, TokenCipher, type JobRecord, type TransferPayload, type TransferResult } from '@app/jobs';
 import { KEYWORD_ENHANCER, normalizeKeywords, resourceKeywords, type KeywordEnhancer } from '@app/keywords';
 import { newAction, type FtsAction, type FtsMetadata } from '@app/metadata';
 import { TargetsRegistry, type Target } from '@app/targets';
@@ -55,6 +56,7 @@ export class TransferJob implements JobHandler<'transfer'> {
     private readonly store: JobStore,
     private readonly config: AppConfig,
     @Inject(KEYWORD_ENHANCER) private readonly enhancer: KeywordEnhancer,
+    private readonly evaluator: FairshareEvaluator,
   ) {}
 
   async takeBackEarlierRuns(payload: TransferPayload, record: JobRecord, workDir: string): Promise<void> {
@@ -84,7 +86,28 @@ export class TransferJob implements JobHandler<'transfer'> {
       stagingDir: workDir,
     });
     const transfer = { payload, context, workDir, source, destination, from, to, resource, strip, place };
-    return writeOrTakeBack(context, place.writer, () => this.write(transfer));
+    const outcome = await writeOrTakeBack(context, place.writer, () => this.write(transfer));
+    const evaluation = await this.evaluate(payload, context, outcome.result.destination_resource_id);
+    return { ...outcome, result: { ...outcome.result, ...evaluation } };
+  }
+
+  /**
+   * With the FAIRshare opt-in, what the FAIR Evaluator finds of the resource written, at its address here
+   * (docs/behaviour.md#fairshare); a failing evaluator is reported in the results and fails nothing.
+   */
+  private async evaluate(
+    payload: TransferPayload,
+    context: JobContext,
+    writtenId: string,
+  ): Promise<Pick<TransferResult, 'fairshare_evaluation_results'>> {
+    if (!payload.fairshareLinkBase) return { fairshare_evaluation_results: [] };
+    context.setMessage('Running FAIRshare Evaluator Service, this may take several minutes...');
+    const link = `${payload.fairshareLinkBase}/api_v1/targets/${payload.destinationTargetName}/resources/${encodeURIComponent(writtenId)}/`;
+    try {
+      return { fairshare_evaluation_results: await this.evaluator.evaluate(link, FAIRSHARE_TEST_IDS) };
+    } catch (error) {
+      return { fairshare_evaluation_results: [{ error: (error as Error).message }] };
+    }
   }
 
   /** The source's files into the destination, then keywords and the metadata file, and the commit. */
@@ -122,10 +145,12 @@ export class TransferJob implements JobHandler<'transfer'> {
     return {
       message: report.fixity.message('Transfer'),
       result: {
-        ...ingestResult(report, place.containerId),
+        ...ingestResult(report, payload.destinationTargetName, place.containerId),
         source_resource_id: resource.id,
         initial_keywords: keywords.initial,
         enhanced_keywords: keywords.enhanced,
+        // filled in once the write has succeeded
+        fairshare_evaluation_results: [],
       },
     };
   }

@@ -115,7 +115,7 @@ export class UploadJob implements JobHandler<'upload'> {
     );
     return {
       message: report.fixity.message('Upload'),
-      result: ingestResult(report, destination.containerId),
+      result: ingestResult(report, target.name, destination.containerId),
     };
   }
 }

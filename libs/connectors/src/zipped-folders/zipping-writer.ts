@@ -3,7 +3,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { BagZipWriter } from '@app/bagit';
+import { BagZipWriter, SOFTWARE_AGENT } from '@app/bagit';
 import { meter } from '@app/common';
 import { createStreamHasher, hashFile } from '@app/fixity';
 import { FTS_METADATA_FILE } from '@app/metadata';
@@ -18,8 +18,6 @@ interface StagedFile {
   /** where its bytes wait */
   local: string;
 }
-
-const SOFTWARE_AGENT = 'presqt-broker (PresQT API v1)';
 
 /**
  * Writes a resource with folders into a target without folders as one BagIt zip, `<title>.presqt.zip`, in the

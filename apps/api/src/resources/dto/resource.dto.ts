@@ -29,6 +29,11 @@ export class ResourceDetailDto {
   @ApiProperty({ enum: ['container', 'item'] }) kind!: string;
   @ApiProperty({ example: 'file' }) kind_name!: string;
   @ApiProperty() id!: string;
+  @ApiProperty({
+    format: 'uri',
+    description: "the resource's address at this service (its Detail link), which FAIR services are given",
+  })
+  identifier!: string;
   @ApiProperty() title!: string;
   @ApiProperty({ format: 'date-time' }) date_created!: string;
   @ApiProperty({ format: 'date-time' }) date_modified!: string;

@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import type { Writable } from 'node:stream';
+import { openZip, type ZipArchive, type ZipEntry } from '@app/archive';
+import { BagZipWriter, SOFTWARE_AGENT } from '@app/bagit';
+import { AppConfig } from '@app/config';
+
+/** The bag's folder in the answered zip, as the original tool named it. */
+const BAG_ROOT = 'presqt_bag';
+/** Files operating systems leave behind, never payload: an entry whose first or last part is one is skipped. */
+const JUNK = new Set(['.ds_store', '__macosx', 'thumbs.db', 'desktop.ini']);
+
+function isJunk(path: string): boolean {
+  const parts = path.toLowerCase().split('/');
+  return JUNK.has(parts[0]) || JUNK.has(parts[parts.length - 1]);
+}
+
+/**
+ * The BagIt tool (docs/behaviour.md#bagit-tool): the files of an uploaded zip become the payload of a new bag,
+ * streamed as a zip, one file at a time, straight from the uploaded zip into the output.
+ */
+@Injectable()
+export class BagToolService {
+  constructor(private readonly config: AppConfig) {}
+
+  /**
+   * Opens the zip (refusing it with 400, before a byte is written, when it is not a safe zip within the
+   * limits) and answers a function that writes the bag to `output`.
+   */
+  async open(zipFile: string): Promise<(output: Writable) => Promise<void>> {
+    const zip = await openZip(zipFile, this.config.zipLimits);
+    return async (output) => {
+      try {
+        await writeBag(zip, output);
+      } finally {
+        zip.close();
+      }
+    };
+  }
+}
+
+async function writeBag(zip: ZipArchive, output: Writable): Promise<void> {
+  const writer = new BagZipWriter({
+    output,
+    rootName: BAG_ROOT,
+    algorithms: ['md5', 'sha1'],
+    bagInfo: { 'Bag-Software-Agent': SOFTWARE_AGENT },
+  });
+  try {
+    const entries = zip.entries.filter((entry) => !isJunk(entry.path));
+    for (const entry of entries.filter((e) => !e.isDirectory)) {
+      await writer.addPayloadFile(entry.path, await zip.openEntry(entry.path), entry.size);
+    }
+    for (const directory of emptyDirectories(entries)) writer.addDirectory(directory.path);
+    await writer.finalize();
+  } catch (error) {
+    await writer.abort();
+    throw error;
+  }
+}
+
+/** Directory entries with nothing below them, kept so that an empty folder survives bagging. */
+function emptyDirectories(entries: readonly ZipEntry[]): ZipEntry[] {
+  return entries.filter(
+    (directory) =>
+      directory.isDirectory && !entries.some((entry) => entry.path.startsWith(`${directory.path}/`)),
+  );
+}

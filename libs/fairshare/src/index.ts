@@ -1,0 +1,3 @@
+export * from './fairshare-tests';
+export * from './fairshare-evaluator';
+export * from './fairshare.module';
