@@ -6,12 +6,11 @@ import { addAbortSignal } from 'node:stream';
 import { humanBytes } from './output';
 import type { Session } from './session';
 
-interface FolderEntry {
+interface FolderFile {
   /** '/'-separated, from the folder's parent: `<folder>/sub/file.txt` */
   path: string;
   full: string;
   size: number;
-  directory: boolean;
 }
 
 /**
@@ -21,8 +20,7 @@ interface FolderEntry {
  */
 export async function bagFolder(session: Session, folder: string, zipPath: string): Promise<void> {
   const name = basename(resolve(folder));
-  const entries = await listFolder(session, resolve(folder), name);
-  const files = entries.filter((entry) => !entry.directory);
+  const files = await listFiles(session, resolve(folder), name);
   const totalBytes = files.reduce((sum, file) => sum + file.size, 0);
   const writer = new BagZipWriter({
     output: zipPath,
@@ -35,19 +33,15 @@ export async function bagFolder(session: Session, folder: string, zipPath: strin
   const bar = session.progress('Bagging ');
   let bytes = 0;
   try {
-    for (const entry of entries) {
+    for (const file of files) {
       session.signal.throwIfAborted();
-      if (entry.directory) {
-        writer.addDirectory(entry.path);
-        continue;
-      }
-      bar.update(bytes, totalBytes, `${humanBytes(bytes)}/${humanBytes(totalBytes)} | ${entry.path}`);
+      bar.update(bytes, totalBytes, `${humanBytes(bytes)}/${humanBytes(totalBytes)} | ${file.path}`);
       await writer.addPayloadFile(
-        entry.path,
-        addAbortSignal(session.signal, createReadStream(entry.full)),
-        entry.size,
+        file.path,
+        addAbortSignal(session.signal, createReadStream(file.full)),
+        file.size,
       );
-      bytes += entry.size;
+      bytes += file.size;
     }
     await writer.finalize();
   } catch (error) {
@@ -59,19 +53,19 @@ export async function bagFolder(session: Session, folder: string, zipPath: strin
 }
 
 /**
- * Every file and every empty folder below `root`, in name order. Symbolic links and special files can't go
- * into a bag: they are left out with a warning, as rclone does.
+ * Every file below `root`, in name order. Empty folders are left out, as the service keeps none from a bag
+ * (whose manifests list files only); symbolic links and special files can't go into a bag: they are left
+ * out with a warning, as rclone does.
  */
-async function listFolder(session: Session, root: string, name: string): Promise<FolderEntry[]> {
-  const found: FolderEntry[] = [];
+async function listFiles(session: Session, root: string, name: string): Promise<FolderFile[]> {
+  const found: FolderFile[] = [];
   const visit = async (dir: string, path: string): Promise<void> => {
     const children = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1));
-    if (children.length === 0) found.push({ path, full: dir, size: 0, directory: true });
     for (const child of children) {
       const full = join(dir, child.name);
       if (child.isDirectory()) await visit(full, `${path}/${child.name}`);
       else if (child.isFile())
-        found.push({ path: `${path}/${child.name}`, full, size: (await lstat(full)).size, directory: false });
+        found.push({ path: `${path}/${child.name}`, full, size: (await lstat(full)).size });
       else session.output.note(`Leaving out ${full}: not a regular file or folder.`);
     }
   };

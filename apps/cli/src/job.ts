@@ -45,8 +45,10 @@ export async function followJob<Result>(
   } finally {
     bar.stop();
   }
-  if (ended.status !== 'finished')
-    throw new CliError(`The ${kind} ${ended.status}: ${ended.message}`, EXIT.jobFailed, { job: ended });
+  if (ended.status !== 'finished') {
+    const how = ended.status === 'cancelled' ? 'was cancelled' : ended.status;
+    throw new CliError(`The ${kind} ${how}: ${ended.message}`, EXIT.jobFailed, { job: ended });
+  }
   return ended as JobStatus & Result;
 }
 

@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { createWriteStream } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { Transform } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
+import type { ReadableStream } from 'node:stream/web';
 import { pipeline } from 'node:stream/promises';
 import type { DownloadResult } from '@app/jobs/job-kinds';
 import { parseAddress } from '../address';
@@ -77,7 +78,7 @@ async function saveZip(session: Session, headers: Record<string, string>, file: 
     headers,
     signal: session.signal,
   });
-  const total = Number(response.headers['content-length'] ?? 0);
+  const total = Number(response.headers.get('content-length') ?? 0);
   const bar = session.progress('Saving  ');
   let bytes = 0;
   const counter = new Transform({
@@ -89,7 +90,9 @@ async function saveZip(session: Session, headers: Record<string, string>, file: 
   });
   const part = `${file}.part`;
   try {
-    await pipeline(response.body, counter, createWriteStream(part), { signal: session.signal });
+    await pipeline(Readable.fromWeb(response.body as ReadableStream), counter, createWriteStream(part), {
+      signal: session.signal,
+    });
     await rename(part, file);
   } catch (error) {
     await rm(part, { force: true });

@@ -3,10 +3,8 @@ import { openAsBlob } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { FormData } from 'undici';
 import type { WriteResult } from '@app/jobs/job-kinds';
 import { parseAddress } from '../address';
-import { bagFolder } from '../bag-folder';
 import { resourcesPath } from '../client';
 import { CliError, EXIT } from '../errors';
 import { followJob, jobHeaders } from '../job';
@@ -47,7 +45,8 @@ async function upload(
   const bagDir = found.isDirectory() ? await mkdtemp(join(tmpdir(), 'presqt-bag-')) : null;
   try {
     const zip = bagDir ? join(bagDir, `${basename(resolve(source))}.zip`) : source;
-    if (bagDir) await bagFolder(session, source, zip);
+    // loaded only here: the zip writer's modules take longer to load than most commands take to run
+    if (bagDir) await (await import('../bag-folder')).bagFolder(session, source, zip);
     const form = new FormData();
     form.append('presqt-file', await openAsBlob(zip), basename(zip));
     // Ctrl-C stops the sending; the service starts no job for a package it did not receive whole
