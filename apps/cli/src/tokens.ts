@@ -27,10 +27,10 @@ export class Tokens {
   ) {}
 
   find(target: string): string | undefined {
-    const fromEnv = this.env[tokenVariable(target)];
-    if (fromEnv) return fromEnv;
-    const fromFile = this.readFile()[target];
-    return fromFile || undefined;
+    const fromEnv = this.env[tokenVariable(target)]?.trim();
+    if (fromEnv) return checked(fromEnv, target, tokenVariable(target));
+    const fromFile = this.readFile()[target]?.trim();
+    return fromFile ? checked(fromFile, target, this.file) : undefined;
   }
 
   /** Says where a token for `target` may be put. */
@@ -58,6 +58,14 @@ export class Tokens {
     this.fileTokens = parseTokens(text, this.file);
     return this.fileTokens;
   }
+}
+
+/** A token that can't be a header value is refused here, since the HTTP client's error would quote it. */
+function checked(token: string, target: string, source: string): string {
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]|[^\u0000-\u00ff]/.test(token))
+    throw new CliError(`The token for '${target}' (${source}) holds a control or non-Latin-1 character.`);
+  return token;
 }
 
 function parseTokens(text: string, file: string): Record<string, string> {

@@ -96,7 +96,8 @@ async function saveZip(session: Session, headers: Record<string, string>, file: 
     await rename(part, file);
   } catch (error) {
     await rm(part, { force: true });
-    if ((error as NodeJS.ErrnoException).code && !(error instanceof CliError))
+    // a file system error, not Ctrl-C nor the service
+    if ((error as NodeJS.ErrnoException).syscall)
       throw new CliError(`Cannot save ${file}: ${(error as NodeJS.ErrnoException).code}.`);
     throw error;
   } finally {
