@@ -165,7 +165,7 @@ async function showResource(session: Session, target: string, id: string, header
 }
 
 function resourceTable(resources: ResourceSummary[]): string[] {
-  if (resources.length === 0) return [];
+  if (resources.length === 0) return ['(no resources)'];
   return table([
     ['ID', 'KIND', 'TITLE'],
     ...resources.map((resource) => [resource.id, resource.kind_name, resource.title]),

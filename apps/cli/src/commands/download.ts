@@ -84,7 +84,11 @@ async function saveZip(session: Session, headers: Record<string, string>, file: 
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       bytes += chunk.length;
-      bar.update(bytes, total || bytes, `${humanBytes(bytes)}/${humanBytes(total)}`);
+      bar.update(
+        bytes,
+        total || bytes,
+        total ? `${humanBytes(bytes)}/${humanBytes(total)}` : humanBytes(bytes),
+      );
       callback(null, chunk);
     },
   });
