@@ -185,8 +185,8 @@ fi
 
 # ---------------------------------------------------------------- build
 needs_build() {
-  local api=dist/apps/api/main.js worker=dist/apps/worker/main.js ref
-  [[ -f $api && -f $worker ]] || return 0
+  local api=dist/apps/api/main.js worker=dist/apps/worker/main.js cli=dist/apps/cli/main.js ref
+  [[ -f $api && -f $worker && -f $cli ]] || return 0
   ref=$api
   [[ $worker -ot $api ]] && ref=$worker
   [[ -n $(find apps libs config tsconfig.json tsconfig.build.json nest-cli.json package-lock.json \
@@ -293,6 +293,7 @@ Demo targets (filesystem, data under ${DATA_DIR:-./var}):
 
 Try:
   curl -H 'presqt-source-token: alice-lab-token' $base/api_v1/targets/lab/resources/
+  PRESQT_SERVER=$base PRESQT_TOKEN_LAB=alice-lab-token node dist/apps/cli/main.js ls lab
 
 Stop everything with: npm run down
 EOF

@@ -1,0 +1,73 @@
+import type { Command } from 'commander';
+import { openAsBlob } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import type { WriteResult } from '@app/jobs/job-kinds';
+import { parseAddress } from '../address';
+import { resourcesPath } from '../client';
+import { CliError, EXIT } from '../errors';
+import { followJob, jobHeaders } from '../job';
+import type { Session } from '../session';
+import { duplicateOption, emailOption } from './options';
+import { reportWrite } from './report';
+
+interface UploadOptions {
+  duplicate: string;
+  email: string;
+}
+
+export function registerUpload(program: Command, session: (command: Command) => Session): void {
+  program
+    .command('upload')
+    .description('upload a BagIt zip, or a folder (bagged here), as a new project or into a container')
+    .argument('<bag.zip|folder>', 'a BagIt bag in a zip, or a folder to bag')
+    .argument('<target[:container]>', 'the target, and the container to upload into (default: a new project)')
+    .addOption(duplicateOption())
+    .addOption(emailOption())
+    .action(async (source: string, destination: string, options: UploadOptions, command: Command) =>
+      upload(session(command), source, destination, options),
+    );
+}
+
+async function upload(
+  session: Session,
+  source: string,
+  destination: string,
+  options: UploadOptions,
+): Promise<void> {
+  const { target, id } = parseAddress(destination, false);
+  const found = await stat(source).catch(() => null);
+  if (!found?.isFile() && !found?.isDirectory())
+    throw new CliError(`${source} is neither a file nor a folder.`, EXIT.usage);
+  const headers = await jobHeaders(session, 'upload', [target]);
+  // a folder is bagged into a zip beside the other temporary files, and the zip removed once sent
+  const bagDir = found.isDirectory() ? await mkdtemp(join(tmpdir(), 'presqt-bag-')) : null;
+  try {
+    const zip = bagDir ? join(bagDir, `${basename(resolve(source))}.zip`) : source;
+    // loaded only here: the zip writer's modules take longer to load than most commands take to run
+    if (bagDir) await (await import('../bag-folder')).bagFolder(session, source, zip);
+    const form = new FormData();
+    form.append('presqt-file', await openAsBlob(zip), basename(zip));
+    // Ctrl-C stops the sending; the service starts no job for a package it did not receive whole
+    await session.client.json(resourcesPath(target, id), {
+      method: 'POST',
+      headers: {
+        ...headers,
+        'presqt-file-duplicate-action': options.duplicate,
+        'presqt-email-opt-in': options.email,
+      },
+      body: form,
+      expect: [202],
+      signal: session.signal,
+    });
+  } finally {
+    if (bagDir) await rm(bagDir, { recursive: true, force: true });
+  }
+  const finished = await followJob<WriteResult>(session, 'upload', headers);
+  session.output.result(finished, () => [
+    `${finished.message} ${target}:${finished.destination_resource_id}`,
+    ...reportWrite(finished),
+  ]);
+  if (finished.failed_fixity.length > 0) process.exitCode = EXIT.fixity;
+}
