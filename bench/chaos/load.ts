@@ -19,6 +19,8 @@ export interface JobRun {
   destinationId?: string;
   /** a finished download's zip on disk */
   zipFile?: string;
+  /** why a job failed, as its status said */
+  message?: string;
 }
 
 export interface LoadSettings {
@@ -126,10 +128,15 @@ async function finish(
   headers: Record<string, string>,
 ): Promise<JobRun> {
   const ending = body.status as Ending;
-  const done: JobRun = { ...run, ending, destinationId: body.destination_resource_id as string | undefined };
+  const done: JobRun = {
+    ...run,
+    ending,
+    destinationId: body.destination_resource_id as string | undefined,
+    ...(ending === 'failed' ? { message: String(body.message) } : {}),
+  };
   if (ending !== 'finished' || run.kind !== 'download') return done;
   const zip = await send(`${settings.baseUrl}/api_v1/job_status/download.zip/`, { headers });
-  if (!zip?.ok) return { ...done, ending: 'failed' };
+  if (!zip?.ok) return { ...done, ending: 'failed', message: `the zip answered ${zip?.status ?? 'nothing'}` };
   done.zipFile = join(settings.workDir, `${run.user}-${Date.now()}.zip`);
   writeFileSync(done.zipFile, Buffer.from(await zip.arrayBuffer()));
   return done;

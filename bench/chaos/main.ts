@@ -180,6 +180,12 @@ function report(
     console.log(
       `| ${kind} | ${['finished', 'failed', 'cancelled', 'stuck', 'not started'].map((ending) => count(kind, ending)).join(' | ')} |`,
     );
+  const reasons = new Map<string, number>();
+  for (const run of runs.filter((each) => each.ending === 'failed')) {
+    const reason = `${run.kind}: ${run.message}`;
+    reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+  }
+  for (const [reason, times] of reasons) console.log(`  failed ${times}× ${reason}`);
   console.log(
     `\nzips verified ${findings.zipsVerified}, broken ${findings.zipsBroken}; writes whole ${findings.writesWhole}, broken ${findings.writesBroken.length}`,
   );
