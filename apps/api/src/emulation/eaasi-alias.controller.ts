@@ -1,5 +1,5 @@
 import { Controller, Get, HttpCode, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CLIENT_ALIASES_TAG } from '../common/client-aliases';
 import { ApiErrors } from '../common/dto/error.dto';
@@ -7,6 +7,7 @@ import { LinkBuilder } from '../common/link-builder';
 import { RequiredHeader, SOURCE_TOKEN } from '../common/required-header.decorator';
 import { ProposalDto, ProposalPendingDto, ProposalStartedDto } from './dto/emulation.dto';
 import { EmulationService } from './emulation.service';
+import { ProposalPollResponses } from './proposal-poll.docs';
 import { ProposerConfigured } from './proposer-configured.guard';
 
 /** `eaasi`, the emulation service under the name and paths the PresQT web client uses. */
@@ -41,13 +42,7 @@ export class EaasiAliasController {
 
   @Get(':proposalId')
   @ApiOperation({ summary: 'Poll an emulation proposal (as services/emulation/proposals/{id}/)' })
-  @ApiOkResponse({ type: ProposalDto, description: 'finished: the image and the suggested environments' })
-  @ApiAcceptedResponse({ type: ProposalPendingDto, description: 'the proposal task is still running' })
-  @ApiErrors({
-    404: 'not a proposal started here (or it has expired)',
-    502: 'the proposal task failed, or the emulation service could not be reached or answered badly',
-    503: 'no emulation service is configured (EMULATION_API_URL)',
-  })
+  @ProposalPollResponses()
   async proposal(
     @Param('proposalId') proposalId: string,
     @Res({ passthrough: true }) response: Response,

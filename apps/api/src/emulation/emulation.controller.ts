@@ -1,6 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import {
-  ApiAcceptedResponse,
   ApiExcludeEndpoint,
   ApiHeader,
   ApiOkResponse,
@@ -25,6 +24,7 @@ import {
   ProposalStartedDto,
 } from './dto/emulation.dto';
 import { EmulationService } from './emulation.service';
+import { ProposalPollResponses } from './proposal-poll.docs';
 import { ProposerConfigured } from './proposer-configured.guard';
 
 @ApiTags('services')
@@ -64,13 +64,7 @@ export class EmulationController {
   @Get('proposals/:proposalId')
   @UseGuards(ProposerConfigured)
   @ApiOperation({ summary: 'Poll an emulation proposal' })
-  @ApiOkResponse({ type: ProposalDto, description: 'finished: the image and the suggested environments' })
-  @ApiAcceptedResponse({ type: ProposalPendingDto, description: 'the proposal task is still running' })
-  @ApiErrors({
-    404: 'not a proposal started here (or it has expired)',
-    502: 'the proposal task failed, or the emulation service could not be reached or answered badly',
-    503: 'no emulation service is configured (EMULATION_API_URL)',
-  })
+  @ProposalPollResponses()
   async proposal(
     @Param('proposalId') proposalId: string,
     @Res({ passthrough: true }) response: Response,
