@@ -32,6 +32,8 @@ export async function startBenchStack(work: string, targetsFile: string, workers
     REDIS_URL: `redis://127.0.0.1:${redisPort}`,
     DATA_DIR: join(work, 'data'),
     TARGETS_FILE: targetsFile,
+    // several workers on one machine: each takes a free port for its health and metrics
+    WORKER_HEALTH_PORT: '0',
     LOG_LEVEL: 'warn',
     ...(process.env.HASH_THREADS ? { HASH_THREADS: process.env.HASH_THREADS } : {}),
     ...(process.env.UV_THREADPOOL_SIZE ? { UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE } : {}),

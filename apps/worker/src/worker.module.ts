@@ -3,6 +3,7 @@ import { AppConfig, ConfigModule } from '@app/config';
 import { JobsModule, type JobKind } from '@app/jobs';
 import { KeywordsModule } from '@app/keywords';
 import { Mailer } from '@app/mail';
+import { HealthModule } from '@app/observability';
 import { TargetsModule, TargetsRegistry } from '@app/targets';
 import { DownloadJob } from './jobs/download.job';
 import { TransferJob } from './jobs/transfer.job';
@@ -29,6 +30,7 @@ export class WorkerModule {
         TargetsModule.forRoot(targets),
         JobsModule.forRoot(config),
         KeywordsModule,
+        HealthModule,
       ],
       providers: [
         QueueReadiness,

@@ -37,6 +37,13 @@ class Environment {
   HOST: string = '0.0.0.0';
 
   @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'WORKER_HEALTH_PORT must be an integer' })
+  @Min(0)
+  @Max(65535)
+  WORKER_HEALTH_PORT: number = 8001;
+
+  @IsOptional()
   @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
   REDIS_URL: string = 'redis://127.0.0.1:6379';
 
@@ -304,6 +311,8 @@ export interface FairshakeSettings {
 export class AppConfig {
   readonly port: number;
   readonly host: string;
+  /** the worker's own HTTP port for health and metrics; 0: any free port */
+  readonly workerHealthPort: number;
   readonly redisUrl: string;
   readonly redisPrefix: string;
   /** how long the API waits for Redis to answer a command before answering 503 */
@@ -352,6 +361,7 @@ export class AppConfig {
   constructor(env: Environment, secretKey: string) {
     this.port = env.PORT;
     this.host = env.HOST;
+    this.workerHealthPort = env.WORKER_HEALTH_PORT;
     this.redisUrl = env.REDIS_URL;
     this.redisPrefix = env.REDIS_PREFIX;
     this.redisTimeoutMs = env.REDIS_TIMEOUT_MS;
