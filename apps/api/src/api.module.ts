@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { AppConfig, ConfigModule } from '@app/config';
 import { JobsModule } from '@app/jobs';
-import { HealthModule } from '@app/observability';
+import { HealthModule, MetricsModule } from '@app/observability';
 import { TargetsModule, TargetsRegistry } from '@app/targets';
 import { JobEndpointsModule } from './jobs/job-endpoints.module';
 import { ApiErrorFilter } from './common/api-error.filter';
@@ -36,6 +36,7 @@ export class ApiModule {
         ServicesModule,
         JobEndpointsModule,
         HealthModule,
+        MetricsModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: ApiErrorFilter }],
     };

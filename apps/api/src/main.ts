@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { closeOnSignals, loadSettingsOrExit } from '@app/bootstrap';
+import { httpMetrics } from '@app/observability';
 import { ApiModule } from './api.module';
 import { setUpApiDocs } from './api-docs';
 import { applyProtocolEdges } from './common/http-edges';
@@ -12,6 +13,7 @@ async function bootstrap(): Promise<void> {
     logger,
   });
   closeOnSignals(app, logger, 'API');
+  app.use(httpMetrics);
   app.enableCors({
     origin: true,
     methods: ['GET', 'POST', 'PATCH'],

@@ -3,7 +3,7 @@ import { AppConfig, ConfigModule } from '@app/config';
 import { JobsModule, type JobKind } from '@app/jobs';
 import { KeywordsModule } from '@app/keywords';
 import { Mailer } from '@app/mail';
-import { HealthModule } from '@app/observability';
+import { HealthModule, MetricsModule } from '@app/observability';
 import { TargetsModule, TargetsRegistry } from '@app/targets';
 import { DownloadJob } from './jobs/download.job';
 import { TransferJob } from './jobs/transfer.job';
@@ -31,6 +31,7 @@ export class WorkerModule {
         JobsModule.forRoot(config),
         KeywordsModule,
         HealthModule,
+        MetricsModule,
       ],
       providers: [
         QueueReadiness,

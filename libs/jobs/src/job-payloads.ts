@@ -52,3 +52,8 @@ export const UPLOAD_PACKAGE_FILE = 'package.zip';
 export const UPLOAD_BAG_FILE = 'bag.json';
 
 export type JobPayload = DownloadPayload | TransferPayload | UploadPayload;
+
+/** The target a job works on, for metrics: a download's source, an upload's or a transfer's destination. */
+export function jobTarget(payload: JobPayload): string {
+  return 'destinationTargetName' in payload ? payload.destinationTargetName : payload.targetName;
+}

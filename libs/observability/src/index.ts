@@ -1,1 +1,4 @@
 export * from './health/health.module';
+export * from './metrics/metrics.module';
+export * from './metrics/metric-definitions';
+export * from './metrics/http-metrics';

@@ -1,5 +1,6 @@
 import { ServiceError } from '@app/common';
 import { JobStore, percentageOf, type JobProgress, type JobRecord } from '@app/jobs';
+import { bytesMoved, filesMoved } from '@app/observability';
 
 /** How often progress is written, or, with nothing to write, the record checked for a cancel. */
 const TICK_MS = 400;
@@ -92,11 +93,13 @@ export class JobContext {
 
   addBytes(bytes: number): void {
     this.progress.bytes_finished += bytes;
+    bytesMoved.inc({ kind: this.record.kind }, bytes);
     this.dirty = true;
   }
 
   fileFinished(): void {
     this.progress.files_finished += 1;
+    filesMoved.inc({ kind: this.record.kind });
     this.dirty = true;
   }
 

@@ -6,8 +6,9 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/comm
 import { ModuleRef } from '@nestjs/core';
 import type { Job, Queue } from 'bull';
 import { AppConfig } from '@app/config';
-import { JobStore, lockSettings, type JobEnd, type JobPayload, type JobRecord } from '@app/jobs';
+import { jobTarget, JobStore, lockSettings, type JobEnd, type JobPayload, type JobRecord } from '@app/jobs';
 import { jobEndedMessage, Mailer } from '@app/mail';
+import { fixityFailures, jobDuration, jobsEnded, jobsRunning } from '@app/observability';
 import { failureOf, JobContext, type RunLease } from './job-context';
 import { JOB_HANDLERS, type JobHandler, type JobOutcome } from './job-handler';
 import { removeRunsExcept } from './run-dirs';
@@ -48,9 +49,11 @@ export class JobRunner implements OnApplicationBootstrap {
     const lease = { holder: randomUUID(), ttlMs: lockSettings(this.config.jobLockMs).lockDuration };
     const record = await this.leaseRun(handler, payload, lease);
     if (!record) return;
+    jobsRunning.inc({ kind: handler.kind });
     try {
       await this.carryOut(handler, payload, record, lease);
     } finally {
+      jobsRunning.dec({ kind: handler.kind });
       await this.store.releaseRun(record, lease.holder).catch(() => undefined);
     }
   }
@@ -94,6 +97,7 @@ export class JobRunner implements OnApplicationBootstrap {
     // the user's earlier runs of this kind were replaced by this one: their files go now
     await removeRunsExcept(dirname(workDir), record.run_id);
     const context = new JobContext(this.store, record, lease);
+    const startedAt = performance.now();
     let outcome: JobEnd | undefined;
     let done: JobOutcome | undefined;
     try {
@@ -112,6 +116,7 @@ export class JobRunner implements OnApplicationBootstrap {
     // another worker carries the run on now: the run, its files and what it wrote are its
     if (context.superseded) return this.logger.warn(`${handler.kind} ${record.run_id} lost its lease`);
     const ended = outcome !== undefined && (await this.store.end(record, outcome));
+    countEnd(handler.kind, payload, ended ? outcome : undefined, (performance.now() - startedAt) / 1000);
     // cancelled between the job's last look and its end: what it wrote goes, as for any cancelled job
     const takeBack = done?.takeBack;
     if (!ended && takeBack) await this.takingBack(handler.kind, takeBack);
@@ -171,6 +176,16 @@ export class JobRunner implements OnApplicationBootstrap {
       this.logger.warn(`could not send the ${record.kind} email: ${(error as Error).message}`);
     }
   }
+}
+
+/** Counts a run that ended: as its outcome, or as cancelled when none was recorded. */
+function countEnd(kind: string, payload: JobPayload, outcome: JobEnd | undefined, seconds: number): void {
+  const status = outcome?.status ?? 'cancelled';
+  const target = jobTarget(payload);
+  jobsEnded.inc({ kind, target, outcome: status });
+  jobDuration.observe({ kind, outcome: status }, seconds);
+  const failedFixity = outcome?.status === 'finished' ? (outcome.result?.failed_fixity ?? []) : [];
+  if (failedFixity.length > 0) fixityFailures.inc({ kind, target }, failedFixity.length);
 }
 
 /** How a job that Bull gave up on (its workers kept dying) reads. */
