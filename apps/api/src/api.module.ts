@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { AppConfig, ConfigModule } from '@app/config';
 import { JobsModule } from '@app/jobs';
-import { HealthModule, MetricsModule } from '@app/observability';
+import { HealthModule, LoggingModule, MetricsModule } from '@app/observability';
 import { TargetsModule, TargetsRegistry } from '@app/targets';
 import { JobEndpointsModule } from './jobs/job-endpoints.module';
 import { ApiErrorFilter } from './common/api-error.filter';
@@ -22,6 +22,7 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [
+        LoggingModule.forRoot(config, 'api'),
         ConfigModule.forRoot(config),
         TargetsModule.forRoot(targets),
         JobsModule.forRoot(config, { commandTimeoutMs: config.redisTimeoutMs }),

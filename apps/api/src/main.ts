@@ -1,17 +1,18 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { closeOnSignals, loadSettingsOrExit } from '@app/bootstrap';
+import { closeOnSignals, loadSettingsOrExit, useStructuredLogs } from '@app/bootstrap';
 import { httpMetrics } from '@app/observability';
 import { ApiModule } from './api.module';
 import { setUpApiDocs } from './api-docs';
 import { applyProtocolEdges } from './common/http-edges';
 
 async function bootstrap(): Promise<void> {
-  const { config, targets, logger } = loadSettingsOrExit('api');
+  const { config, targets } = loadSettingsOrExit('api');
   const app = await NestFactory.create<NestExpressApplication>(ApiModule.register(config, targets), {
-    logger,
+    bufferLogs: true,
   });
+  const logger = useStructuredLogs(app);
   closeOnSignals(app, logger, 'API');
   app.use(httpMetrics);
   app.enableCors({

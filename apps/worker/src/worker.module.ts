@@ -3,7 +3,7 @@ import { AppConfig, ConfigModule } from '@app/config';
 import { JobsModule, type JobKind } from '@app/jobs';
 import { KeywordsModule } from '@app/keywords';
 import { Mailer } from '@app/mail';
-import { HealthModule, MetricsModule } from '@app/observability';
+import { HealthModule, LoggingModule, MetricsModule } from '@app/observability';
 import { TargetsModule, TargetsRegistry } from '@app/targets';
 import { DownloadJob } from './jobs/download.job';
 import { TransferJob } from './jobs/transfer.job';
@@ -26,6 +26,7 @@ export class WorkerModule {
     return {
       module: WorkerModule,
       imports: [
+        LoggingModule.forRoot(config, 'worker'),
         ConfigModule.forRoot(config),
         TargetsModule.forRoot(targets),
         JobsModule.forRoot(config),

@@ -203,8 +203,8 @@ class Environment {
   LOG_LEVEL: 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
 
   @IsOptional()
-  @IsIn(['text', 'json'])
-  LOG_FORMAT: 'text' | 'json' = 'text';
+  @IsIn(['json', 'pretty'], { message: 'LOG_FORMAT must be json or pretty' })
+  LOG_FORMAT: 'json' | 'pretty' = 'json';
 
   @IsOptional()
   @IsIn(['embedded', 'scigraph'], { message: 'KEYWORD_ENHANCER must be embedded or scigraph' })

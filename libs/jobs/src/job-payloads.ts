@@ -4,6 +4,8 @@ interface JobPayloadBase {
   runId: string;
   /** null: no email when the job ends */
   email: string | null;
+  /** the id of the request that started the job, for its log lines */
+  requestId?: string;
 }
 
 export interface DownloadPayload extends JobPayloadBase {

@@ -4,7 +4,7 @@ import { ModuleRef } from '@nestjs/core';
 import type { Queue } from 'bull';
 import { ServiceError } from '@app/common';
 import { JOB_KINDS, jobTarget, JobStore, type JobKind, type JobRecord, type PayloadOf } from '@app/jobs';
-import { jobsStarted } from '@app/observability';
+import { currentRequestId, jobsStarted } from '@app/observability';
 
 export const IN_PROGRESS_ERROR = 'User currently has processes in progress.';
 
@@ -38,7 +38,7 @@ export class JobStarter implements OnModuleInit {
     if (!record) throw ServiceError.badRequest(IN_PROGRESS_ERROR);
     try {
       await prepare?.(record);
-      const data = { ...payload, ticket, runId: record.run_id };
+      const data = { ...payload, ticket, runId: record.run_id, requestId: currentRequestId() };
       await this.queues.get(kind)!.add(data, { jobId: `${kind}:${ticket}:${record.run_id}` });
       jobsStarted.inc({ kind, target: jobTarget(data as PayloadOf<K>) });
       return record;

@@ -8,7 +8,7 @@ import type { Job, Queue } from 'bull';
 import { AppConfig } from '@app/config';
 import { jobTarget, JobStore, lockSettings, type JobEnd, type JobPayload, type JobRecord } from '@app/jobs';
 import { jobEndedMessage, Mailer } from '@app/mail';
-import { fixityFailures, jobDuration, jobsEnded, jobsRunning } from '@app/observability';
+import { fixityFailures, jobDuration, jobsEnded, jobsRunning, withLogContext } from '@app/observability';
 import { failureOf, JobContext, type RunLease } from './job-context';
 import { JOB_HANDLERS, type JobHandler, type JobOutcome } from './job-handler';
 import { removeRunsExcept } from './run-dirs';
@@ -35,7 +35,11 @@ export class JobRunner implements OnApplicationBootstrap {
       // process() settles only when the queue closes; a close during start-up must not crash the worker.
       // Bull rejects it with nothing at all when the queue closes before its first job.
       queue
-        .process(this.config.jobConcurrency, (job) => this.run(handler, job))
+        .process(this.config.jobConcurrency, (job) =>
+          withLogContext({ requestId: job.data.requestId, job: `${handler.kind} ${job.data.runId}` }, () =>
+            this.run(handler, job),
+          ),
+        )
         .catch((error: unknown) => {
           if (error instanceof Error) this.logger.warn(`${handler.kind} queue stopped: ${error.message}`);
         });
