@@ -5,6 +5,7 @@ import { JobsModule } from '@app/jobs';
 import { HealthModule, LoggingModule, MetricsModule } from '@app/observability';
 import { TargetsModule, TargetsRegistry } from '@app/targets';
 import { JobEndpointsModule } from './jobs/job-endpoints.module';
+import { AdminModule } from './admin/admin.module';
 import { ApiErrorFilter } from './common/api-error.filter';
 import { AssessmentModule } from './assessment/assessment.module';
 import { CommonModule } from './common/common.module';
@@ -38,6 +39,7 @@ export class ApiModule {
         JobEndpointsModule,
         HealthModule,
         MetricsModule,
+        ...(config.adminToken ? [AdminModule.forRoot(config.adminToken)] : []),
       ],
       providers: [{ provide: APP_FILTER, useClass: ApiErrorFilter }],
     };

@@ -75,6 +75,12 @@ class Environment {
 
   @IsOptional()
   @Transform(emptyAsUnset)
+  @IsString()
+  @MinLength(16, { message: 'ADMIN_TOKEN must be at least 16 characters long' })
+  ADMIN_TOKEN?: string;
+
+  @IsOptional()
+  @Transform(emptyAsUnset)
   @IsUrl(
     { require_tld: false, require_protocol: true, protocols: ['http', 'https'] },
     { message: 'PUBLIC_BASE_URL must be an absolute http(s) URL, such as https://presqt.example.org' },
@@ -320,6 +326,8 @@ export class AppConfig {
   readonly targetsFile: string;
   readonly dataDir: string;
   readonly publicBaseUrl: string | undefined;
+  /** the token that opens the queue dashboard; unset: no dashboard */
+  readonly adminToken: string | undefined;
   readonly perPage: number;
   readonly statusTimeoutMs: number;
   /** timeouts and retries of requests to remote repositories */
@@ -368,6 +376,7 @@ export class AppConfig {
     this.targetsFile = resolve(env.TARGETS_FILE ?? join(projectRoot(), 'config', 'targets.json'));
     this.dataDir = resolve(env.DATA_DIR);
     this.publicBaseUrl = env.PUBLIC_BASE_URL?.replace(/\/+$/, '');
+    this.adminToken = env.ADMIN_TOKEN;
     this.perPage = env.PER_PAGE;
     this.statusTimeoutMs = env.STATUS_TIMEOUT_MS;
     this.upstream = {
