@@ -77,6 +77,8 @@ export async function startStack(
     DATA_DIR: dataDir,
     // several workers on one machine: each takes a free port for its health and metrics
     WORKER_HEALTH_PORT: '0',
+    // many requests from one address and token by design; test/e2e/abuse-limits.spec.ts turns them on
+    RATE_LIMITS: 'off',
     ...options.env,
   };
   const api = startApp('api', env);

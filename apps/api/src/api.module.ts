@@ -6,6 +6,7 @@ import { HealthModule, LoggingModule, MetricsModule } from '@app/observability';
 import { TargetsModule, TargetsRegistry } from '@app/targets';
 import { JobEndpointsModule } from './jobs/job-endpoints.module';
 import { AdminModule } from './admin/admin.module';
+import { RateLimitsModule } from './common/rate-limits';
 import { ApiErrorFilter } from './common/api-error.filter';
 import { AssessmentModule } from './assessment/assessment.module';
 import { CommonModule } from './common/common.module';
@@ -28,6 +29,7 @@ export class ApiModule {
         TargetsModule.forRoot(targets),
         JobsModule.forRoot(config, { commandTimeoutMs: config.redisTimeoutMs }),
         CommonModule,
+        RateLimitsModule.forRoot(config.rateLimits),
         ApiRootModule,
         TargetEndpointsModule,
         StatusesModule,

@@ -5,6 +5,7 @@ import { closeOnSignals, loadSettingsOrExit, useStructuredLogs } from '@app/boot
 import { httpMetrics } from '@app/observability';
 import { ApiModule } from './api.module';
 import { setUpApiDocs } from './api-docs';
+import { applyBrowserAccess } from './common/browser-access';
 import { applyProtocolEdges } from './common/http-edges';
 
 async function bootstrap(): Promise<void> {
@@ -15,19 +16,7 @@ async function bootstrap(): Promise<void> {
   const logger = useStructuredLogs(app);
   closeOnSignals(app, logger, 'API');
   app.use(httpMetrics);
-  app.enableCors({
-    origin: true,
-    methods: ['GET', 'POST', 'PATCH'],
-    allowedHeaders: [
-      'content-type',
-      'presqt-source-token',
-      'presqt-destination-token',
-      'presqt-file-duplicate-action',
-      'presqt-keyword-action',
-      'presqt-email-opt-in',
-      'presqt-fairshare-evaluator-opt-in',
-    ],
-  });
+  applyBrowserAccess(app, config);
   setUpApiDocs(app);
   applyProtocolEdges(app.getHttpServer());
   await app.listen(config.port, config.host);

@@ -74,6 +74,51 @@ class Environment {
   SECRET_KEY?: string;
 
   @IsOptional()
+  @IsIn(['on', 'off'], { message: 'RATE_LIMITS must be on or off' })
+  RATE_LIMITS: 'on' | 'off' = 'on';
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'RATE_LIMIT_WINDOW_SECONDS must be an integer' })
+  @Min(1)
+  RATE_LIMIT_WINDOW_SECONDS: number = 60;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'RATE_LIMIT_JOB_STARTS must be an integer' })
+  @Min(1)
+  RATE_LIMIT_JOB_STARTS: number = 20;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'RATE_LIMIT_JOB_STARTS_PER_ADDRESS must be an integer' })
+  @Min(1)
+  RATE_LIMIT_JOB_STARTS_PER_ADDRESS: number = 60;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'RATE_LIMIT_LISTINGS must be an integer' })
+  @Min(1)
+  RATE_LIMIT_LISTINGS: number = 300;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'RATE_LIMIT_LISTINGS_PER_ADDRESS must be an integer' })
+  @Min(1)
+  RATE_LIMIT_LISTINGS_PER_ADDRESS: number = 1200;
+
+  @IsOptional()
+  @Matches(/^(\*|https?:\/\/[^\s,/]+(,\s*https?:\/\/[^\s,/]+)*)$/, {
+    message: 'CORS_ORIGINS must be * or a comma-separated list of origins such as https://app.example.org',
+  })
+  CORS_ORIGINS: string = '*';
+
+  @IsOptional()
+  @Transform(emptyAsUnset)
+  @IsString()
+  TRUST_PROXY?: string;
+
+  @IsOptional()
   @Transform(emptyAsUnset)
   @IsString()
   @MinLength(16, { message: 'ADMIN_TOKEN must be at least 16 characters long' })
@@ -298,6 +343,27 @@ export interface UpstreamSettings {
   maxWaitMs: number;
 }
 
+/** Per-token and per-address limits of job starts and listings in each window. */
+export interface RateLimitSettings {
+  enabled: boolean;
+  windowSeconds: number;
+  jobStartsPerToken: number;
+  jobStartsPerAddress: number;
+  listingsPerToken: number;
+  listingsPerAddress: number;
+}
+
+function rateLimitsOf(env: Environment): RateLimitSettings {
+  return {
+    enabled: env.RATE_LIMITS === 'on',
+    windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS,
+    jobStartsPerToken: env.RATE_LIMIT_JOB_STARTS,
+    jobStartsPerAddress: env.RATE_LIMIT_JOB_STARTS_PER_ADDRESS,
+    listingsPerToken: env.RATE_LIMIT_LISTINGS,
+    listingsPerAddress: env.RATE_LIMIT_LISTINGS_PER_ADDRESS,
+  };
+}
+
 /** FAIRshake registration is on when either of its two settings is given; then both must be valid. */
 function fairshakeConfigured(env: Environment): boolean {
   return env.FAIRSHAKE_URL !== undefined || env.FAIRSHAKE_TOKEN !== undefined;
@@ -328,6 +394,11 @@ export class AppConfig {
   readonly publicBaseUrl: string | undefined;
   /** the token that opens the queue dashboard; unset: no dashboard */
   readonly adminToken: string | undefined;
+  readonly rateLimits: RateLimitSettings;
+  /** origins a browser client may call from; `*` any */
+  readonly corsOrigins: '*' | string[];
+  /** Express's `trust proxy` (hops or addresses of proxies whose X-Forwarded-For is believed); unset: none */
+  readonly trustProxy: string | undefined;
   readonly perPage: number;
   readonly statusTimeoutMs: number;
   /** timeouts and retries of requests to remote repositories */
@@ -377,6 +448,9 @@ export class AppConfig {
     this.dataDir = resolve(env.DATA_DIR);
     this.publicBaseUrl = env.PUBLIC_BASE_URL?.replace(/\/+$/, '');
     this.adminToken = env.ADMIN_TOKEN;
+    this.rateLimits = rateLimitsOf(env);
+    this.corsOrigins = env.CORS_ORIGINS === '*' ? '*' : env.CORS_ORIGINS.split(',').map((o) => o.trim());
+    this.trustProxy = env.TRUST_PROXY;
     this.perPage = env.PER_PAGE;
     this.statusTimeoutMs = env.STATUS_TIMEOUT_MS;
     this.upstream = {
