@@ -37,6 +37,7 @@ export class JobContext {
   private lastChecked = 0;
   private readonly leaseTimer: NodeJS.Timeout;
   private lost = false;
+  private handingBack = false;
 
   constructor(
     private readonly store: JobStore,
@@ -65,6 +66,19 @@ export class JobContext {
    */
   get superseded(): boolean {
     return this.lost;
+  }
+
+  /**
+   * The worker is stopping: the run stops at its next checkpoint as for a cancel, but the job is not ended and
+   * what it wrote stays, for the worker that resumes it.
+   */
+  handBack(): void {
+    this.handingBack = true;
+    this.controller.abort();
+  }
+
+  get handedBack(): boolean {
+    return this.handingBack;
   }
 
   get signal(): AbortSignal {

@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { mkdir, rm } from 'node:fs/promises';
 import { getQueueToken } from '@nestjs/bull';
-import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+} from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import type { Job, Queue } from 'bull';
 import { AppConfig } from '@app/config';
@@ -18,8 +24,16 @@ import { removeRunsExcept } from './run-dirs';
  * or failed run left behind, and emails the user when they asked for it (docs/behaviour.md#email).
  */
 @Injectable()
-export class JobRunner implements OnApplicationBootstrap {
+export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('JobRunner');
+  /** set on SIGTERM: running jobs are handed back, and none is started */
+  private stopping = false;
+  private readonly queues: Queue<JobPayload>[] = [];
+  /** the runs going on, to hand back when the worker stops */
+  private readonly contexts = new Set<JobContext>();
+  private readonly runs = new Set<Promise<void>>();
+  /** jobs handed back, until they are queued again (their Bull job failed first, then is retried) */
+  private readonly requeues = new Map<string, { queued: Promise<void>; done: () => void }>();
 
   constructor(
     @Inject(JOB_HANDLERS) private readonly handlers: JobHandler[],
@@ -32,34 +46,77 @@ export class JobRunner implements OnApplicationBootstrap {
   onApplicationBootstrap(): void {
     for (const handler of this.handlers) {
       const queue = this.moduleRef.get<Queue<JobPayload>>(getQueueToken(handler.kind), { strict: false });
+      this.queues.push(queue);
       // process() settles only when the queue closes; a close during start-up must not crash the worker.
       // Bull rejects it with nothing at all when the queue closes before its first job.
       queue
-        .process(this.config.jobConcurrency, (job) =>
-          withLogContext({ requestId: job.data.requestId, job: `${handler.kind} ${job.data.runId}` }, () =>
-            this.run(handler, job),
-          ),
-        )
+        .process(this.config.jobConcurrency, (job) => this.tracked(handler, job))
         .catch((error: unknown) => {
           if (error instanceof Error) this.logger.warn(`${handler.kind} queue stopped: ${error.message}`);
         });
       // Bull fails a job whose worker died too often (stalled); the record must say so and free the slot.
-      queue.on('failed', (job: Job<JobPayload>, error: Error) => void this.onGaveUp(handler, job, error));
+      queue.on('failed', (job: Job<JobPayload>, error: Error) =>
+        error instanceof HandedBack ? void this.requeue(job) : void this.onGaveUp(handler, job, error),
+      );
+    }
+  }
+
+  /**
+   * On SIGTERM (before the queues close): takes no more jobs, has every running job stop at its next
+   * checkpoint, and puts each back in its queue, where another worker takes it at once and resumes it from
+   * its checkpoints, instead of after the lock time as for a killed worker.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    await Promise.all(this.queues.map((queue) => queue.pause(true, true)));
+    if (this.contexts.size > 0) this.logger.log(`handing back ${this.contexts.size} running job(s)`);
+    for (const context of this.contexts) context.handBack();
+    await Promise.allSettled([...this.runs]);
+    const requeued = Promise.all([...this.requeues.values()].map(({ queued }) => queued));
+    await Promise.race([requeued, new Promise((resolve) => setTimeout(resolve, REQUEUE_WAIT_MS).unref())]);
+  }
+
+  /** A run with its log lines carrying its request's id, known to the shutdown while it goes on. */
+  private tracked(handler: JobHandler, job: Job<JobPayload>): Promise<void> {
+    const bindings = { requestId: job.data.requestId, job: `${handler.kind} ${job.data.runId}` };
+    const run = withLogContext(bindings, () => this.run(handler, job));
+    this.runs.add(run);
+    void run.catch(() => undefined).finally(() => this.runs.delete(run));
+    return run;
+  }
+
+  /** Bull has failed a handed-back job (nothing else takes it from a stopping worker): it goes back to waiting. */
+  private async requeue(job: Job<JobPayload>): Promise<void> {
+    try {
+      await job.retry();
+      this.logger.log(`handed back ${String(job.id)}`);
+    } catch (error) {
+      this.logger.warn(`could not hand back ${String(job.id)}: ${(error as Error).message}`);
+    } finally {
+      this.requeues.get(String(job.id))?.done();
     }
   }
 
   private async run(handler: JobHandler, job: Job<JobPayload>): Promise<void> {
     const payload = job.data;
     const lease = { holder: randomUUID(), ttlMs: lockSettings(this.config.jobLockMs).lockDuration };
-    const record = await this.leaseRun(handler, payload, lease);
-    if (!record) return;
-    jobsRunning.inc({ kind: handler.kind });
-    try {
-      await this.carryOut(handler, payload, record, lease);
-    } finally {
-      jobsRunning.dec({ kind: handler.kind });
-      await this.store.releaseRun(record, lease.holder).catch(() => undefined);
+    const record = this.stopping ? null : await this.leaseRun(handler, payload, lease);
+    let handedBack = this.stopping;
+    if (record) {
+      jobsRunning.inc({ kind: handler.kind });
+      try {
+        handedBack = await this.carryOut(handler, payload, record, lease);
+      } finally {
+        jobsRunning.dec({ kind: handler.kind });
+        await this.store.releaseRun(record, lease.holder).catch(() => undefined);
+      }
     }
+    if (!handedBack) return;
+    // the lease is free now; Bull fails the job on this error and the 'failed' listener queues it again
+    let done = () => {};
+    const queued = new Promise<void>((resolve) => (done = resolve));
+    this.requeues.set(String(job.id), { queued, done });
+    throw new HandedBack();
   }
 
   /**
@@ -74,7 +131,7 @@ export class JobRunner implements OnApplicationBootstrap {
     lease: RunLease,
   ): Promise<JobRecord | null> {
     const run = { kind: handler.kind, ticket: payload.ticket, run_id: payload.runId };
-    for (;;) {
+    while (!this.stopping) {
       const held = await this.store.holdRun(run, lease.holder, lease.ttlMs);
       const record = await this.store.get(handler.kind, payload.ticket);
       // replaced by a newer run, or cancelled or ended before this worker could take it
@@ -87,20 +144,23 @@ export class JobRunner implements OnApplicationBootstrap {
       if (held) return record;
       await new Promise((resolve) => setTimeout(resolve, lease.ttlMs / 10));
     }
+    return null;
   }
 
+  /** Runs the job and records its end; true when it was handed back instead (the worker is stopping). */
   private async carryOut(
     handler: JobHandler,
     payload: JobPayload,
     record: JobRecord,
     lease: RunLease,
-  ): Promise<void> {
+  ): Promise<boolean> {
     this.logger.log(`running ${handler.kind} job ${record.run_id}`);
     const workDir = this.config.jobDir(handler.kind, record.ticket, record.run_id);
     await mkdir(workDir, { recursive: true });
     // the user's earlier runs of this kind were replaced by this one: their files go now
     await removeRunsExcept(dirname(workDir), record.run_id);
     const context = new JobContext(this.store, record, lease);
+    this.contexts.add(context);
     const startedAt = performance.now();
     let outcome: JobEnd | undefined;
     let done: JobOutcome | undefined;
@@ -115,10 +175,15 @@ export class JobRunner implements OnApplicationBootstrap {
         this.logger.warn(`${handler.kind} ${record.run_id} failed: ${cause}`);
       }
     } finally {
+      this.contexts.delete(context);
       await context.close();
     }
     // another worker carries the run on now: the run, its files and what it wrote are its
-    if (context.superseded) return this.logger.warn(`${handler.kind} ${record.run_id} lost its lease`);
+    if (context.superseded) {
+      this.logger.warn(`${handler.kind} ${record.run_id} lost its lease`);
+      return false;
+    }
+    if (context.handedBack && outcome === undefined) return true;
     const ended = outcome !== undefined && (await this.store.end(record, outcome));
     countEnd(handler.kind, payload, ended ? outcome : undefined, (performance.now() - startedAt) / 1000);
     // cancelled between the job's last look and its end: what it wrote goes, as for any cancelled job
@@ -127,6 +192,7 @@ export class JobRunner implements OnApplicationBootstrap {
     // A cancelled run (or one cancelled just as it finished) and a failed one leave no files behind.
     if (!ended || outcome?.status !== 'finished') await rm(workDir, { recursive: true, force: true });
     await this.notify(payload, record, done?.link);
+    return false;
   }
 
   /** A run that ended while its worker was dead: what its runs wrote goes, and its files. */
@@ -179,6 +245,16 @@ export class JobRunner implements OnApplicationBootstrap {
     } catch (error) {
       this.logger.warn(`could not send the ${record.kind} email: ${(error as Error).message}`);
     }
+  }
+}
+
+/** How long a stopping worker waits for its handed-back jobs to be queued again. */
+const REQUEUE_WAIT_MS = 5000;
+
+/** Why a run stopped without ending: its worker is stopping and hands the job back to the queue. */
+class HandedBack extends Error {
+  constructor() {
+    super('handed back: its worker is stopping');
   }
 }
 
