@@ -57,6 +57,22 @@ describe('abuse limits and browser access (real API and Redis)', () => {
       .expect(200);
   });
 
+  it('limits nothing with RATE_LIMITS=off', async () => {
+    const unlimited = await startStack({
+      worker: false,
+      env: { TARGETS_FILE: stack.env.TARGETS_FILE, RATE_LIMITS: 'off', RATE_LIMIT_LISTINGS: '1' },
+    });
+    try {
+      for (let i = 0; i < 3; i++)
+        await request(unlimited.baseUrl)
+          .get('/api_v1/targets/fs/resources/')
+          .set(tokenOf('alice'))
+          .expect(200);
+    } finally {
+      await unlimited.stop();
+    }
+  });
+
   it('limits job starts per token', async () => {
     const start = () =>
       http

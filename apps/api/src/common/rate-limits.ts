@@ -47,7 +47,8 @@ function throttlers(settings: RateLimitSettings): ThrottlerOptions[] {
     name: `${limited} per ${per}`,
     ttl,
     limit,
-    skipIf: (context) => limitedRequestOf(context) !== limited,
+    // a throttler's own skipIf replaces the module's: the switch goes here
+    skipIf: (context) => !settings.enabled || limitedRequestOf(context) !== limited,
     getTracker: (request) => (per === 'token' ? byToken(request as Request) : byAddress(request as Request)),
   }));
 }
@@ -81,7 +82,6 @@ export class RateLimitsModule {
       imports: [
         ThrottlerModule.forRoot({
           throttlers: throttlers(settings),
-          skipIf: () => !settings.enabled,
           setHeaders: false,
         }),
       ],
