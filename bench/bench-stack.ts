@@ -33,6 +33,10 @@ export async function startBenchStack(work: string, targetsFile: string, workers
     REDIS_URL: `redis://127.0.0.1:${redisPort}`,
     DATA_DIR: join(work, 'data'),
     TARGETS_FILE: targetsFile,
+    // several workers on one machine: each takes a free port for its health and metrics
+    WORKER_HEALTH_PORT: '0',
+    // many requests from one address and token by design; test/e2e/abuse-limits.spec.ts turns them on
+    RATE_LIMITS: 'off',
     LOG_LEVEL: 'warn',
     ...(process.env.HASH_THREADS ? { HASH_THREADS: process.env.HASH_THREADS } : {}),
     ...(process.env.UV_THREADPOOL_SIZE ? { UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE } : {}),

@@ -116,6 +116,10 @@ async function startStack(places: Places): Promise<ChaosStack> {
     REDIS_URL: redis.url,
     DATA_DIR: places.data,
     TARGETS_FILE: places.targetsFile,
+    // several workers on one machine: each takes a free port for its health and metrics
+    WORKER_HEALTH_PORT: '0',
+    // many requests from one address and token by design; test/e2e/abuse-limits.spec.ts turns them on
+    RATE_LIMITS: 'off',
     SECRET_KEY: 'chaos-secret-key-chaos-secret-key',
     JOB_LOCK_MS: String(JOB_LOCK_MS),
     JOB_SWEEP_MS: '2000',

@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './ports';
 
-/** A throwaway redis-server (Debian's) on a free loopback port, with persistence off. */
-export async function startRedis(): Promise<{ url: string; process: ChildProcess }> {
+/** A throwaway redis-server (Debian's) on a free loopback port (or `port`, to restart one), with persistence off. */
+export async function startRedis(port?: number): Promise<{ url: string; process: ChildProcess }> {
   if (spawnSync('redis-server', ['--version']).status !== 0) {
     throw new Error('redis-server is not installed: run `apt-get install -y redis-server` (see README).');
   }
-  const port = await freePort();
+  port ??= await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'presqt-redis-'));
   const child = spawn(
     'redis-server',

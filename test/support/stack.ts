@@ -83,6 +83,10 @@ export async function startStack(
     REDIS_URL: redisUrl,
     REDIS_PREFIX: `t${randomUUID().replace(/-/g, '').slice(0, 12)}`,
     DATA_DIR: dataDir,
+    // several workers on one machine: each takes a free port for its health and metrics
+    WORKER_HEALTH_PORT: '0',
+    // many requests from one address and token by design; test/e2e/abuse-limits.spec.ts turns them on
+    RATE_LIMITS: 'off',
     ...options.env,
   };
   const api = startApp('api', env);
@@ -112,6 +116,13 @@ export async function startStack(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The port the worker said it serves health and metrics on. */
+export function workerHealthUrl(stack: Stack): string {
+  const port = /Worker health and metrics on http:\/\/[^:]+:(\d+)/.exec(stack.worker!.output())?.[1];
+  if (!port) throw new Error(`the worker did not say its health port:\n${stack.worker!.output()}`);
+  return `http://127.0.0.1:${port}`;
 }
 
 /** Runs `work` while sampling the process's resident memory every 50 ms; the peak, in MiB. */

@@ -3,8 +3,11 @@ import { APP_FILTER } from '@nestjs/core';
 import { AppConfig, ConfigModule } from '@app/config';
 import { JobFilesModule } from '@app/job-files';
 import { JobsModule } from '@app/jobs';
+import { HealthModule, LoggingModule, MetricsModule } from '@app/observability';
 import { TargetsModule, TargetsRegistry } from '@app/targets';
 import { JobEndpointsModule } from './jobs/job-endpoints.module';
+import { AdminModule } from './admin/admin.module';
+import { RateLimitsModule } from './common/rate-limits';
 import { ApiErrorFilter } from './common/api-error.filter';
 import { AssessmentModule } from './assessment/assessment.module';
 import { BagToolModule } from './bag-tool/bag-tool.module';
@@ -24,11 +27,13 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [
+        LoggingModule.forRoot(config, 'api'),
         ConfigModule.forRoot(config),
         TargetsModule.forRoot(targets),
         JobsModule.forRoot(config, { commandTimeoutMs: config.redisTimeoutMs }),
         JobFilesModule.forRoot(config),
         CommonModule,
+        RateLimitsModule.forRoot(config.rateLimits),
         ApiRootModule,
         TargetEndpointsModule,
         StatusesModule,
@@ -40,6 +45,9 @@ export class ApiModule {
         KeywordEndpointsModule,
         ServicesModule,
         JobEndpointsModule,
+        HealthModule,
+        MetricsModule,
+        ...(config.adminToken ? [AdminModule.forRoot(config.adminToken)] : []),
       ],
       providers: [{ provide: APP_FILTER, useClass: ApiErrorFilter }],
     };

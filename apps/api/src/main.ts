@@ -1,30 +1,22 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { closeOnSignals, loadSettingsOrExit } from '@app/bootstrap';
+import { closeOnSignals, loadSettingsOrExit, useStructuredLogs } from '@app/bootstrap';
+import { httpMetrics } from '@app/observability';
 import { ApiModule } from './api.module';
 import { setUpApiDocs } from './api-docs';
+import { applyBrowserAccess } from './common/browser-access';
 import { applyProtocolEdges } from './common/http-edges';
 
 async function bootstrap(): Promise<void> {
-  const { config, targets, logger } = loadSettingsOrExit('api');
+  const { config, targets } = loadSettingsOrExit('api');
   const app = await NestFactory.create<NestExpressApplication>(ApiModule.register(config, targets), {
-    logger,
+    bufferLogs: true,
   });
+  const logger = useStructuredLogs(app);
   closeOnSignals(app, logger, 'API');
-  app.enableCors({
-    origin: true,
-    methods: ['GET', 'POST', 'PATCH'],
-    allowedHeaders: [
-      'content-type',
-      'presqt-source-token',
-      'presqt-destination-token',
-      'presqt-file-duplicate-action',
-      'presqt-keyword-action',
-      'presqt-email-opt-in',
-      'presqt-fairshare-evaluator-opt-in',
-    ],
-  });
+  app.use(httpMetrics);
+  applyBrowserAccess(app, config);
   setUpApiDocs(app);
   applyProtocolEdges(app.getHttpServer());
   await app.listen(config.port, config.host);

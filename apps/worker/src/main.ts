@@ -1,14 +1,21 @@
 import 'reflect-metadata';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { NestFactory } from '@nestjs/core';
-import { closeOnSignals, loadSettingsOrExit } from '@app/bootstrap';
+import { closeOnSignals, loadSettingsOrExit, useStructuredLogs } from '@app/bootstrap';
 import { QueueReadiness } from './queue-readiness';
 import { WorkerModule } from './worker.module';
 
 async function bootstrap(): Promise<void> {
-  const { config, targets, logger } = loadSettingsOrExit('worker');
-  const app = await NestFactory.createApplicationContext(WorkerModule.register(config, targets), { logger });
+  const { config, targets } = loadSettingsOrExit('worker');
+  // an HTTP application only for its health and metrics endpoints; the work comes from the queues
+  const app = await NestFactory.create(WorkerModule.register(config, targets), { bufferLogs: true });
+  const logger = useStructuredLogs(app);
   // Closing the queues lets running jobs reach a safe point first.
   closeOnSignals(app, logger, 'Worker');
+  await app.listen(config.workerHealthPort, config.host);
+  const { port } = (app.getHttpServer() as Server).address() as AddressInfo;
+  logger.log(`Worker health and metrics on http://${config.host}:${port}`);
   const queues = await app.get(QueueReadiness).waitUntilReady();
   logger.log(
     `Worker ready: consuming queues ${queues.join(', ')} at ${config.redisUrl.replace(/\/\/[^@]*@/, '//')}`,

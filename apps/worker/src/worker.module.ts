@@ -5,6 +5,7 @@ import { JobsModule, type JobKind } from '@app/jobs';
 import { FairshareModule } from '@app/fairshare';
 import { KeywordsModule } from '@app/keywords';
 import { Mailer } from '@app/mail';
+import { HealthModule, LoggingModule, MetricsModule } from '@app/observability';
 import { TargetsModule, TargetsRegistry } from '@app/targets';
 import { DownloadJob } from './jobs/download.job';
 import { TransferJob } from './jobs/transfer.job';
@@ -27,12 +28,15 @@ export class WorkerModule {
     return {
       module: WorkerModule,
       imports: [
+        LoggingModule.forRoot(config, 'worker'),
         ConfigModule.forRoot(config),
         TargetsModule.forRoot(targets),
         JobsModule.forRoot(config),
         JobFilesModule.forRoot(config),
         KeywordsModule,
         FairshareModule,
+        HealthModule,
+        MetricsModule,
       ],
       providers: [
         QueueReadiness,

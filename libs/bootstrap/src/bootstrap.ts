@@ -1,31 +1,33 @@
-import { ConsoleLogger, type INestApplicationContext, type LoggerService } from '@nestjs/common';
+import type { INestApplication, INestApplicationContext, LoggerService } from '@nestjs/common';
+import { Logger } from 'nestjs-pino';
 import { setHashThreads } from '@app/fixity';
 import { TargetsRegistry } from '@app/targets';
 import { AppConfig, loadConfig } from '@app/config';
-
-const LEVELS = ['error', 'warn', 'log', 'debug', 'verbose'] as const;
 
 /**
  * Loads the configuration and the targets file for a process, or prints what is wrong and exits, so that a
  * misconfigured API or worker never starts half-working.
  */
-export function loadSettingsOrExit(processName: string): {
-  config: AppConfig;
-  targets: TargetsRegistry;
-  logger: LoggerService;
-} {
+export function loadSettingsOrExit(processName: string): { config: AppConfig; targets: TargetsRegistry } {
   try {
     const config = loadConfig();
-    const logger = new ConsoleLogger(processName, {
-      logLevels: [...LEVELS.slice(0, LEVELS.indexOf(config.logLevel) + 1)],
-      json: config.logFormat === 'json',
-    });
     setHashThreads(config.hashThreads);
-    return { config, targets: TargetsRegistry.load(config), logger };
+    return { config, targets: TargetsRegistry.load(config) };
   } catch (error) {
     process.stderr.write(`${processName}: ${(error as Error).message}\n`);
     process.exit(1);
   }
+}
+
+/**
+ * Makes the application's pino logger (its LoggingModule) the one every Nest logger writes through, including
+ * the lines Nest buffered while the application was being created (`bufferLogs`).
+ */
+export function useStructuredLogs(app: INestApplication): LoggerService {
+  const logger = app.get(Logger);
+  app.useLogger(logger);
+  app.flushLogs();
+  return logger;
 }
 
 /**

@@ -40,6 +40,13 @@ class Environment {
   HOST: string = '0.0.0.0';
 
   @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'WORKER_HEALTH_PORT must be an integer' })
+  @Min(0)
+  @Max(65535)
+  WORKER_HEALTH_PORT: number = 8001;
+
+  @IsOptional()
   @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
   REDIS_URL: string = 'redis://127.0.0.1:6379';
 
@@ -68,6 +75,57 @@ class Environment {
   @IsString()
   @MinLength(16, { message: 'SECRET_KEY must be at least 16 characters long' })
   SECRET_KEY?: string;
+
+  @IsOptional()
+  @IsIn(['on', 'off'], { message: 'RATE_LIMITS must be on or off' })
+  RATE_LIMITS: 'on' | 'off' = 'on';
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'RATE_LIMIT_WINDOW_SECONDS must be an integer' })
+  @Min(1)
+  RATE_LIMIT_WINDOW_SECONDS: number = 60;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'RATE_LIMIT_JOB_STARTS must be an integer' })
+  @Min(1)
+  RATE_LIMIT_JOB_STARTS: number = 20;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'RATE_LIMIT_JOB_STARTS_PER_ADDRESS must be an integer' })
+  @Min(1)
+  RATE_LIMIT_JOB_STARTS_PER_ADDRESS: number = 60;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'RATE_LIMIT_LISTINGS must be an integer' })
+  @Min(1)
+  RATE_LIMIT_LISTINGS: number = 300;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'RATE_LIMIT_LISTINGS_PER_ADDRESS must be an integer' })
+  @Min(1)
+  RATE_LIMIT_LISTINGS_PER_ADDRESS: number = 1200;
+
+  @IsOptional()
+  @Matches(/^(\*|https?:\/\/[^\s,/]+(,\s*https?:\/\/[^\s,/]+)*)$/, {
+    message: 'CORS_ORIGINS must be * or a comma-separated list of origins such as https://app.example.org',
+  })
+  CORS_ORIGINS: string = '*';
+
+  @IsOptional()
+  @Transform(emptyAsUnset)
+  @IsString()
+  TRUST_PROXY?: string;
+
+  @IsOptional()
+  @Transform(emptyAsUnset)
+  @IsString()
+  @MinLength(16, { message: 'ADMIN_TOKEN must be at least 16 characters long' })
+  ADMIN_TOKEN?: string;
 
   @IsOptional()
   @Transform(emptyAsUnset)
@@ -254,8 +312,8 @@ class Environment {
   LOG_LEVEL: 'error' | 'warn' | 'log' | 'debug' | 'verbose' = 'log';
 
   @IsOptional()
-  @IsIn(['text', 'json'])
-  LOG_FORMAT: 'text' | 'json' = 'text';
+  @IsIn(['json', 'pretty'], { message: 'LOG_FORMAT must be json or pretty' })
+  LOG_FORMAT: 'json' | 'pretty' = 'json';
 
   @IsOptional()
   @IsIn(['embedded', 'scigraph'], { message: 'KEYWORD_ENHANCER must be embedded or scigraph' })
@@ -365,6 +423,27 @@ export interface UpstreamSettings {
   maxWaitMs: number;
 }
 
+/** Per-token and per-address limits of job starts and listings in each window. */
+export interface RateLimitSettings {
+  enabled: boolean;
+  windowSeconds: number;
+  jobStartsPerToken: number;
+  jobStartsPerAddress: number;
+  listingsPerToken: number;
+  listingsPerAddress: number;
+}
+
+function rateLimitsOf(env: Environment): RateLimitSettings {
+  return {
+    enabled: env.RATE_LIMITS === 'on',
+    windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS,
+    jobStartsPerToken: env.RATE_LIMIT_JOB_STARTS,
+    jobStartsPerAddress: env.RATE_LIMIT_JOB_STARTS_PER_ADDRESS,
+    listingsPerToken: env.RATE_LIMIT_LISTINGS,
+    listingsPerAddress: env.RATE_LIMIT_LISTINGS_PER_ADDRESS,
+  };
+}
+
 /** FAIRshake registration is on when either of its two settings is given; then both must be valid. */
 function fairshakeConfigured(env: Environment): boolean {
   return env.FAIRSHAKE_URL !== undefined || env.FAIRSHAKE_TOKEN !== undefined;
@@ -403,6 +482,8 @@ export type JobFilesSettings =
 export class AppConfig {
   readonly port: number;
   readonly host: string;
+  /** the worker's own HTTP port for health and metrics; 0: any free port */
+  readonly workerHealthPort: number;
   readonly redisUrl: string;
   readonly redisPrefix: string;
   /** how long the API waits for Redis to answer a command before answering 503 */
@@ -410,6 +491,13 @@ export class AppConfig {
   readonly targetsFile: string;
   readonly dataDir: string;
   readonly publicBaseUrl: string | undefined;
+  /** the token that opens the queue dashboard; unset: no dashboard */
+  readonly adminToken: string | undefined;
+  readonly rateLimits: RateLimitSettings;
+  /** origins a browser client may call from; `*` any */
+  readonly corsOrigins: '*' | string[];
+  /** Express's `trust proxy` (hops or addresses of proxies whose X-Forwarded-For is believed); unset: none */
+  readonly trustProxy: string | undefined;
   readonly perPage: number;
   readonly statusTimeoutMs: number;
   /** timeouts and retries of requests to remote repositories */
@@ -457,12 +545,17 @@ export class AppConfig {
   constructor(env: Environment, secretKey: string) {
     this.port = env.PORT;
     this.host = env.HOST;
+    this.workerHealthPort = env.WORKER_HEALTH_PORT;
     this.redisUrl = env.REDIS_URL;
     this.redisPrefix = env.REDIS_PREFIX;
     this.redisTimeoutMs = env.REDIS_TIMEOUT_MS;
     this.targetsFile = resolve(env.TARGETS_FILE ?? join(projectRoot(), 'config', 'targets.json'));
     this.dataDir = resolve(env.DATA_DIR);
     this.publicBaseUrl = env.PUBLIC_BASE_URL?.replace(/\/+$/, '');
+    this.adminToken = env.ADMIN_TOKEN;
+    this.rateLimits = rateLimitsOf(env);
+    this.corsOrigins = env.CORS_ORIGINS === '*' ? '*' : env.CORS_ORIGINS.split(',').map((o) => o.trim());
+    this.trustProxy = env.TRUST_PROXY;
     this.perPage = env.PER_PAGE;
     this.statusTimeoutMs = env.STATUS_TIMEOUT_MS;
     this.upstream = {
@@ -489,24 +582,8 @@ export class AppConfig {
       maxTotalBytes: env.MAX_ZIP_BYTES,
       maxRatio: env.MAX_ZIP_RATIO,
     };
-    this.keywordEnhancer =
-      env.KEYWORD_ENHANCER === 'scigraph'
-        ? {
-            kind: 'scigraph',
-            // validation has required SCIGRAPH_URL for scigraph
-            url: env.SCIGRAPH_URL!.replace(/\/+$/, ''),
-            timeoutMs: env.KEYWORD_ENHANCER_TIMEOUT_MS,
-          }
-        : { kind: 'embedded' };
-    this.fairshake =
-      env.FAIRSHAKE_URL && env.FAIRSHAKE_TOKEN
-        ? {
-            url: env.FAIRSHAKE_URL.replace(/\/+$/, ''),
-            token: env.FAIRSHAKE_TOKEN,
-            projectId: env.FAIRSHAKE_PROJECT_ID,
-            timeoutMs: env.FAIRSHAKE_TIMEOUT_MS,
-          }
-        : undefined;
+    this.keywordEnhancer = keywordEnhancerSettings(env);
+    this.fairshake = fairshakeSettings(env);
     this.emulationApiUrl = env.EMULATION_API_URL?.replace(/\/+$/, '');
     this.emulationTimeoutMs = env.EMULATION_TIMEOUT_MS;
     this.announcement = env.ANNOUNCEMENT?.trim();
@@ -520,6 +597,26 @@ export class AppConfig {
   jobDir(kind: string, ticket: string, runId: string): string {
     return join(this.dataDir, 'jobs', kind, ticket, runId);
   }
+}
+
+function keywordEnhancerSettings(env: Environment): AppConfig['keywordEnhancer'] {
+  if (env.KEYWORD_ENHANCER !== 'scigraph') return { kind: 'embedded' };
+  // validation has required SCIGRAPH_URL for scigraph
+  return {
+    kind: 'scigraph',
+    url: env.SCIGRAPH_URL!.replace(/\/+$/, ''),
+    timeoutMs: env.KEYWORD_ENHANCER_TIMEOUT_MS,
+  };
+}
+
+function fairshakeSettings(env: Environment): FairshakeSettings | undefined {
+  if (!env.FAIRSHAKE_URL || !env.FAIRSHAKE_TOKEN) return undefined;
+  return {
+    url: env.FAIRSHAKE_URL.replace(/\/+$/, ''),
+    token: env.FAIRSHAKE_TOKEN,
+    projectId: env.FAIRSHAKE_PROJECT_ID,
+    timeoutMs: env.FAIRSHAKE_TIMEOUT_MS,
+  };
 }
 
 function jobFilesSettings(env: Environment): JobFilesSettings {

@@ -4,6 +4,8 @@ interface JobPayloadBase {
   runId: string;
   /** null: no email when the job ends */
   email: string | null;
+  /** the id of the request that started the job, for its log lines */
+  requestId?: string;
 }
 
 export interface DownloadPayload extends JobPayloadBase {
@@ -57,3 +59,8 @@ export const UPLOAD_PACKAGE_FILE = 'package.zip';
 export const UPLOAD_BAG_FILE = 'bag.json';
 
 export type JobPayload = DownloadPayload | TransferPayload | UploadPayload;
+
+/** The target a job works on, for metrics: a download's source, an upload's or a transfer's destination. */
+export function jobTarget(payload: JobPayload): string {
+  return 'destinationTargetName' in payload ? payload.destinationTargetName : payload.targetName;
+}

@@ -3,7 +3,8 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import type { Queue } from 'bull';
 import { ServiceError } from '@app/common';
-import { JOB_KINDS, JobStore, type JobKind, type JobRecord, type PayloadOf } from '@app/jobs';
+import { JOB_KINDS, jobTarget, JobStore, type JobKind, type JobRecord, type PayloadOf } from '@app/jobs';
+import { currentRequestId, jobsStarted } from '@app/observability';
 
 export const IN_PROGRESS_ERROR = 'User currently has processes in progress.';
 
@@ -37,8 +38,9 @@ export class JobStarter implements OnModuleInit {
     if (!record) throw ServiceError.badRequest(IN_PROGRESS_ERROR);
     try {
       await prepare?.(record);
-      const data = { ...payload, ticket, runId: record.run_id };
+      const data = { ...payload, ticket, runId: record.run_id, requestId: currentRequestId() };
       await this.queues.get(kind)!.add(data, { jobId: `${kind}:${ticket}:${record.run_id}` });
+      jobsStarted.inc({ kind, target: jobTarget(data as PayloadOf<K>) });
       return record;
     } catch (error) {
       const message = `PresQT Error: the job could not be started: ${(error as Error).message}`;

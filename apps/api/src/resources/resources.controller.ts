@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Headers, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Headers, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { parseEmailOptIn } from '@app/mail';
@@ -7,6 +7,7 @@ import { duplicateAction, fairshareOptIn, keywordAction, requiredHeader } from '
 import { LinkBuilder } from '../common/link-builder';
 import { DESTINATION_TOKEN, RequiredHeader, SOURCE_TOKEN } from '../common/required-header.decorator';
 import { strictValidation } from '../common/validation.pipe';
+import { RateLimitGuard } from '../common/rate-limits';
 import { CollectionQueryDto } from './dto/collection-query.dto';
 import { ResourceCollectionDto, ResourceDetailDto } from './dto/resource.dto';
 import { TransferBodyDto } from '../transfers/transfer-body.dto';
@@ -18,6 +19,8 @@ import { ApiUploadOrTransfer } from './upload-or-transfer.docs';
 import { ResourcesService } from './resources.service';
 
 @ApiTags('resources')
+// job starts and listings are limited per token and per address (README, Abuse limits)
+@UseGuards(RateLimitGuard)
 @Controller('api_v1/targets/:targetName/resources')
 export class ResourcesController {
   constructor(

@@ -121,7 +121,7 @@ const logger = new Logger('Destination');
 /**
  * The writing part of an upload or transfer. When it fails or is cancelled, the writer takes back what the
  * job wrote, so the target is left as the job found it (a killed worker is no failure: its job resumes; nor is
- * a run another worker carries on, which keeps what was written). The outcome can take it back too, should the
+ * a run another worker carries on, or one handed back by a stopping worker, which keep what was written). The outcome can take it back too, should the
  * job turn out to have been cancelled just as it finished.
  */
 export async function writeOrTakeBack<K extends JobKind>(
@@ -133,7 +133,7 @@ export async function writeOrTakeBack<K extends JobKind>(
   try {
     return { ...(await write()), takeBack };
   } catch (error) {
-    if (context.superseded) throw error;
+    if (context.superseded || context.handedBack) throw error;
     await takeBack().catch((undo: unknown) => {
       logger.warn(
         `could not take back what a failed job wrote: ${undo instanceof Error ? undo.message : ''}`,

@@ -1,5 +1,6 @@
 import { ServiceError } from '@app/common';
 import { JobStore, percentageOf, type JobProgress, type JobRecord } from '@app/jobs';
+import { bytesMoved, filesMoved } from '@app/observability';
 
 /** How often progress is written, or, with nothing to write, the record checked for a cancel. */
 const TICK_MS = 400;
@@ -36,6 +37,7 @@ export class JobContext {
   private lastChecked = 0;
   private readonly leaseTimer: NodeJS.Timeout;
   private lost = false;
+  private handingBack = false;
 
   constructor(
     private readonly store: JobStore,
@@ -66,6 +68,19 @@ export class JobContext {
     return this.lost;
   }
 
+  /**
+   * The worker is stopping: the run stops at its next checkpoint as for a cancel, but the job is not ended and
+   * what it wrote stays, for the worker that resumes it.
+   */
+  handBack(): void {
+    this.handingBack = true;
+    this.controller.abort();
+  }
+
+  get handedBack(): boolean {
+    return this.handingBack;
+  }
+
   get signal(): AbortSignal {
     return this.controller.signal;
   }
@@ -92,11 +107,13 @@ export class JobContext {
 
   addBytes(bytes: number): void {
     this.progress.bytes_finished += bytes;
+    bytesMoved.inc({ kind: this.record.kind }, bytes);
     this.dirty = true;
   }
 
   fileFinished(): void {
     this.progress.files_finished += 1;
+    filesMoved.inc({ kind: this.record.kind });
     this.dirty = true;
   }
 

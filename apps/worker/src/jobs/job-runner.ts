@@ -2,13 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { mkdir, rm } from 'node:fs/promises';
 import { getQueueToken } from '@nestjs/bull';
-import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+} from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import type { Job, Queue } from 'bull';
 import { AppConfig } from '@app/config';
 import { JobFiles, removeRunsExcept } from '@app/job-files';
-import { JobStore, lockSettings, type JobEnd, type JobPayload, type JobRecord } from '@app/jobs';
+import { jobTarget, JobStore, lockSettings, type JobEnd, type JobPayload, type JobRecord } from '@app/jobs';
 import { jobEndedMessage, Mailer } from '@app/mail';
+import { fixityFailures, jobDuration, jobsEnded, jobsRunning, withLogContext } from '@app/observability';
 import { IdleCollector } from './idle-collector';
 import { failureOf, JobContext, type RunLease } from './job-context';
 import { JOB_HANDLERS, type JobHandler, type JobOutcome } from './job-handler';
@@ -18,9 +25,17 @@ import { JOB_HANDLERS, type JobHandler, type JobOutcome } from './job-handler';
  * or failed run left behind, and emails the user when they asked for it (docs/behaviour.md#email).
  */
 @Injectable()
-export class JobRunner implements OnApplicationBootstrap {
+export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('JobRunner');
   private readonly collector = new IdleCollector();
+  /** set on SIGTERM: running jobs are handed back, and none is started */
+  private stopping = false;
+  private readonly queues: Queue<JobPayload>[] = [];
+  /** the runs going on, to hand back when the worker stops */
+  private readonly contexts = new Set<JobContext>();
+  private readonly runs = new Set<Promise<void>>();
+  /** jobs handed back, until they are queued again (their Bull job failed first, then is retried) */
+  private readonly requeues = new Map<string, { queued: Promise<void>; done: () => void }>();
 
   constructor(
     @Inject(JOB_HANDLERS) private readonly handlers: JobHandler[],
@@ -34,28 +49,77 @@ export class JobRunner implements OnApplicationBootstrap {
   onApplicationBootstrap(): void {
     for (const handler of this.handlers) {
       const queue = this.moduleRef.get<Queue<JobPayload>>(getQueueToken(handler.kind), { strict: false });
+      this.queues.push(queue);
       // process() settles only when the queue closes; a close during start-up must not crash the worker.
       // Bull rejects it with nothing at all when the queue closes before its first job.
       queue
-        .process(this.config.jobConcurrency, (job) => this.collector.around(() => this.run(handler, job)))
+        .process(this.config.jobConcurrency, (job) => this.collector.around(() => this.tracked(handler, job)))
         .catch((error: unknown) => {
           if (error instanceof Error) this.logger.warn(`${handler.kind} queue stopped: ${error.message}`);
         });
       // Bull fails a job whose worker died too often (stalled); the record must say so and free the slot.
-      queue.on('failed', (job: Job<JobPayload>, error: Error) => void this.onGaveUp(handler, job, error));
+      queue.on('failed', (job: Job<JobPayload>, error: Error) =>
+        error instanceof HandedBack ? void this.requeue(job) : void this.onGaveUp(handler, job, error),
+      );
+    }
+  }
+
+  /**
+   * On SIGTERM (before the queues close): takes no more jobs, has every running job stop at its next
+   * checkpoint, and puts each back in its queue, where another worker takes it at once and resumes it from
+   * its checkpoints, instead of after the lock time as for a killed worker.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    await Promise.all(this.queues.map((queue) => queue.pause(true, true)));
+    if (this.contexts.size > 0) this.logger.log(`handing back ${this.contexts.size} running job(s)`);
+    for (const context of this.contexts) context.handBack();
+    await Promise.allSettled([...this.runs]);
+    const requeued = Promise.all([...this.requeues.values()].map(({ queued }) => queued));
+    await Promise.race([requeued, new Promise((resolve) => setTimeout(resolve, REQUEUE_WAIT_MS).unref())]);
+  }
+
+  /** A run with its log lines carrying its request's id, known to the shutdown while it goes on. */
+  private tracked(handler: JobHandler, job: Job<JobPayload>): Promise<void> {
+    const bindings = { requestId: job.data.requestId, job: `${handler.kind} ${job.data.runId}` };
+    const run = withLogContext(bindings, () => this.run(handler, job));
+    this.runs.add(run);
+    void run.catch(() => undefined).finally(() => this.runs.delete(run));
+    return run;
+  }
+
+  /** Bull has failed a handed-back job (nothing else takes it from a stopping worker): it goes back to waiting. */
+  private async requeue(job: Job<JobPayload>): Promise<void> {
+    try {
+      await job.retry();
+      this.logger.log(`handed back ${String(job.id)}`);
+    } catch (error) {
+      this.logger.warn(`could not hand back ${String(job.id)}: ${(error as Error).message}`);
+    } finally {
+      this.requeues.get(String(job.id))?.done();
     }
   }
 
   private async run(handler: JobHandler, job: Job<JobPayload>): Promise<void> {
     const payload = job.data;
     const lease = { holder: randomUUID(), ttlMs: lockSettings(this.config.jobLockMs).lockDuration };
-    const record = await this.leaseRun(handler, payload, lease);
-    if (!record) return;
-    try {
-      await this.carryOut(handler, payload, record, lease);
-    } finally {
-      await this.store.releaseRun(record, lease.holder).catch(() => undefined);
+    const record = this.stopping ? null : await this.leaseRun(handler, payload, lease);
+    let handedBack = this.stopping;
+    if (record) {
+      jobsRunning.inc({ kind: handler.kind });
+      try {
+        handedBack = await this.carryOut(handler, payload, record, lease);
+      } finally {
+        jobsRunning.dec({ kind: handler.kind });
+        await this.store.releaseRun(record, lease.holder).catch(() => undefined);
+      }
     }
+    if (!handedBack) return;
+    // the lease is free now; Bull fails the job on this error and the 'failed' listener queues it again
+    let done = () => {};
+    const queued = new Promise<void>((resolve) => (done = resolve));
+    this.requeues.set(String(job.id), { queued, done });
+    throw new HandedBack();
   }
 
   /**
@@ -71,7 +135,7 @@ export class JobRunner implements OnApplicationBootstrap {
     lease: RunLease,
   ): Promise<JobRecord | null> {
     const run = { kind: handler.kind, ticket: payload.ticket, run_id: payload.runId };
-    for (;;) {
+    while (!this.stopping) {
       const record = await this.store.get(handler.kind, payload.ticket);
       // replaced by a newer run, or ended by its worker
       if (!record || record.run_id !== payload.runId || !['in_progress', 'cancelled'].includes(record.status))
@@ -84,14 +148,16 @@ export class JobRunner implements OnApplicationBootstrap {
       }
       await new Promise((resolve) => setTimeout(resolve, lease.ttlMs / 10));
     }
+    return null;
   }
 
+  /** Runs the job and records its end; true when it was handed back instead (the worker is stopping). */
   private async carryOut(
     handler: JobHandler,
     payload: JobPayload,
     record: JobRecord,
     lease: RunLease,
-  ): Promise<void> {
+  ): Promise<boolean> {
     this.logger.log(`running ${handler.kind} job ${record.run_id}`);
     const workDir = this.config.jobDir(handler.kind, record.ticket, record.run_id);
     await mkdir(workDir, { recursive: true });
@@ -99,6 +165,8 @@ export class JobRunner implements OnApplicationBootstrap {
     await removeRunsExcept(dirname(workDir), record.run_id);
     await this.files.removeRunsExcept(handler.kind, record.ticket, record.run_id);
     const context = new JobContext(this.store, record, lease);
+    this.contexts.add(context);
+    const startedAt = performance.now();
     let outcome: JobEnd | undefined;
     let done: JobOutcome | undefined;
     try {
@@ -112,11 +180,17 @@ export class JobRunner implements OnApplicationBootstrap {
         this.logger.warn(`${handler.kind} ${record.run_id} failed: ${cause}`);
       }
     } finally {
+      this.contexts.delete(context);
       await context.close();
     }
     // another worker carries the run on now: the run, its files and what it wrote are its
-    if (context.superseded) return this.logger.warn(`${handler.kind} ${record.run_id} lost its lease`);
+    if (context.superseded) {
+      this.logger.warn(`${handler.kind} ${record.run_id} lost its lease`);
+      return false;
+    }
+    if (context.handedBack && outcome === undefined) return true;
     const ended = outcome !== undefined && (await this.store.end(record, outcome));
+    countEnd(handler.kind, payload, ended ? outcome : undefined, (performance.now() - startedAt) / 1000);
     // cancelled between the job's last look and its end: what it wrote goes, as for any cancelled job
     const takeBack = done?.takeBack;
     if (!ended && takeBack) await this.takingBack(handler.kind, takeBack);
@@ -125,6 +199,7 @@ export class JobRunner implements OnApplicationBootstrap {
     // with an object store, what the run leaves is in the store: its directory here was scratch
     else if (!this.files.inWorkDir) await rm(workDir, { recursive: true, force: true });
     await this.notify(payload, record, done?.link);
+    return false;
   }
 
   /** A run that ended while its worker was dead: what its runs wrote goes, and its files. */
@@ -184,6 +259,26 @@ export class JobRunner implements OnApplicationBootstrap {
       this.logger.warn(`could not send the ${record.kind} email: ${(error as Error).message}`);
     }
   }
+}
+
+/** How long a stopping worker waits for its handed-back jobs to be queued again. */
+const REQUEUE_WAIT_MS = 5000;
+
+/** Why a run stopped without ending: its worker is stopping and hands the job back to the queue. */
+class HandedBack extends Error {
+  constructor() {
+    super('handed back: its worker is stopping');
+  }
+}
+
+/** Counts a run that ended: as its outcome, or as cancelled when none was recorded. */
+function countEnd(kind: string, payload: JobPayload, outcome: JobEnd | undefined, seconds: number): void {
+  const status = outcome?.status ?? 'cancelled';
+  const target = jobTarget(payload);
+  jobsEnded.inc({ kind, target, outcome: status });
+  jobDuration.observe({ kind, outcome: status }, seconds);
+  const failedFixity = outcome?.status === 'finished' ? (outcome.result?.failed_fixity ?? []) : [];
+  if (failedFixity.length > 0) fixityFailures.inc({ kind, target }, failedFixity.length);
 }
 
 /** How a job that Bull gave up on (its workers kept dying) reads. */

@@ -6,6 +6,8 @@ import { Agent, RetryAgent, type Dispatcher } from 'undici';
 import type { TargetStatus } from '../connector';
 import { ConnectorError } from '../connector-error';
 import type { UpstreamSettings } from '@app/config';
+// the definitions alone: the rest of observability depends on the connectors
+import { upstreamRequests, upstreamRetries } from '@app/observability/metrics/metric-definitions';
 import { decideRetry, type AttemptFailure } from './retry-policy';
 
 export type RequestBody = string | Buffer | Readable;
@@ -147,7 +149,9 @@ export class Upstream {
       body = () => text;
     }
     for (let redirects = 0; ; redirects++) {
-      const response = await this.attempt(method, url, headers, credentials, body, request.idempotent);
+      const response = await this.counted(method, () =>
+        this.attempt(method, url, headers, credentials, body, request.idempotent),
+      );
       const location = response.headers.location;
       if (!REDIRECTS.has(response.statusCode) || typeof location !== 'string') {
         return { status: response.statusCode, headers: response.headers, url, body: response.body };
@@ -205,7 +209,24 @@ export class Upstream {
     }
   }
 
+  /** Counts a request by its final status after retries, or as `error` when nothing answered. */
+  private async counted(
+    method: string,
+    attempt: () => Promise<Dispatcher.ResponseData>,
+  ): Promise<Dispatcher.ResponseData> {
+    const labels = { upstream: this.name, method };
+    try {
+      const response = await attempt();
+      upstreamRequests.inc({ ...labels, status: String(response.statusCode) });
+      return response;
+    } catch (error) {
+      upstreamRequests.inc({ ...labels, status: 'error' });
+      throw error;
+    }
+  }
+
   private noteRetry(method: string, path: string, cause: unknown): void {
+    upstreamRetries.inc({ upstream: this.name });
     // the path only: a query may hold a token (Zenodo's access_token)
     this.logger.warn(`Retrying ${method} ${path} after ${String(cause)}`);
   }
