@@ -7,7 +7,7 @@ import type { TargetStatus } from '../connector';
 import { ConnectorError } from '../connector-error';
 import type { UpstreamSettings } from '@app/config';
 // the definitions alone: the rest of observability depends on the connectors
-import { upstreamRequests, upstreamRetries } from '@app/observability/metrics/metric-definitions';
+import { upstreamRequests, upstreamRetries } from './upstream-metrics';
 import { decideRetry, type AttemptFailure } from './retry-policy';
 
 export type RequestBody = string | Buffer | Readable;

@@ -57,18 +57,6 @@ export const fixityFailures = new Counter({
   labelNames: ['kind', 'target'] as const,
 });
 
-export const upstreamRequests = new Counter({
-  name: 'presqt_upstream_requests_total',
-  help: 'Requests to remote repositories, by repository, method and final status (error: no answer)',
-  labelNames: ['upstream', 'method', 'status'] as const,
-});
-
-export const upstreamRetries = new Counter({
-  name: 'presqt_upstream_retries_total',
-  help: 'Attempts repeated after a 429, a 5xx or a dropped connection, by repository',
-  labelNames: ['upstream'] as const,
-});
-
 export const jobsRunning = new Gauge({
   name: 'presqt_jobs_running',
   help: 'Job runs this worker process is carrying out, by kind',
