@@ -13,6 +13,9 @@ export interface JobRun {
  * process and worker of a deployment must see the same store; a run's files live exactly as long as its
  * record (docs/behaviour.md#job-files).
  */
+/** The run whose files stay, or how to ask for it once the runs are listed (see `removeRunsExcept` of run-dirs). */
+export type RunToKeep = string | undefined | (() => Promise<string | undefined>);
+
 export abstract class JobFiles {
   /**
    * Whether a run's kept files are in the directory its worker runs it in (the local store): that directory
@@ -42,7 +45,7 @@ export abstract class JobFiles {
   abstract removeRun(run: JobRun): Promise<void>;
 
   /** Removes the files of every run of one user's jobs of `kind` except run `keep`. */
-  abstract removeRunsExcept(kind: string, ticket: string, keep: string | undefined): Promise<void>;
+  abstract removeRunsExcept(kind: string, ticket: string, keep: RunToKeep): Promise<void>;
 
   /** The tickets that have files of jobs of `kind`. */
   abstract tickets(kind: string): AsyncIterable<string>;

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
-import { JobFiles, type JobRun } from './job-files';
+import { JobFiles, type JobRun, type RunToKeep } from './job-files';
 import { directories, removeRunsExcept } from './run-dirs';
 
 /**
@@ -47,7 +47,7 @@ export class LocalJobFiles extends JobFiles {
     await rm(this.runDir(run), { recursive: true, force: true });
   }
 
-  async removeRunsExcept(kind: string, ticket: string, keep: string | undefined): Promise<void> {
+  async removeRunsExcept(kind: string, ticket: string, keep: RunToKeep): Promise<void> {
     await removeRunsExcept(join(this.root, kind, ticket), keep);
   }
 

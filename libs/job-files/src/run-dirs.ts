@@ -1,13 +1,18 @@
 import { opendir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { RunToKeep } from './job-files';
 
 /**
  * Removes the run directories of one user's jobs of one kind (`<DATA_DIR>/jobs/<kind>/<ticket>/`) except the
  * run their record names: files live exactly as long as their run's record (docs/behaviour.md#job-files).
+ * `keep` may be asked only once the directories are listed: a run's directory appears only after its record
+ * names it, so a run started meanwhile is then known and kept.
  */
-export async function removeRunsExcept(ticketDir: string, keep: string | undefined): Promise<void> {
-  for (const run of await directories(ticketDir)) {
-    if (run !== keep) await rm(join(ticketDir, run), { recursive: true, force: true });
+export async function removeRunsExcept(ticketDir: string, keep: RunToKeep): Promise<void> {
+  const runs = await directories(ticketDir);
+  const kept = typeof keep === 'function' ? await keep() : keep;
+  for (const run of runs) {
+    if (run !== kept) await rm(join(ticketDir, run), { recursive: true, force: true });
   }
 }
 

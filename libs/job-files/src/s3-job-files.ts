@@ -12,7 +12,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { JobFilesSettings } from '@app/config';
-import { JobFiles, type JobRun } from './job-files';
+import { JobFiles, type JobRun, type RunToKeep } from './job-files';
 
 /**
  * Parts of a multipart upload: S3's smallest is 5 MiB. With two in flight, one upload holds at most about
@@ -110,10 +110,13 @@ export class S3JobFiles extends JobFiles {
     await this.removeUnder(`${this.ticketPrefix(run.kind, run.ticket)}${run.run_id}/`);
   }
 
-  async removeRunsExcept(kind: string, ticket: string, keep: string | undefined): Promise<void> {
+  async removeRunsExcept(kind: string, ticket: string, keep: RunToKeep): Promise<void> {
     const ticketPrefix = this.ticketPrefix(kind, ticket);
-    for await (const runPrefix of this.folders(ticketPrefix)) {
-      if (runPrefix !== `${ticketPrefix}${keep}/`) await this.removeUnder(runPrefix);
+    const runPrefixes: string[] = [];
+    for await (const runPrefix of this.folders(ticketPrefix)) runPrefixes.push(runPrefix);
+    const kept = typeof keep === 'function' ? await keep() : keep;
+    for (const runPrefix of runPrefixes) {
+      if (runPrefix !== `${ticketPrefix}${kept}/`) await this.removeUnder(runPrefix);
     }
   }
 

@@ -51,9 +51,10 @@ export class JobJanitor implements OnApplicationBootstrap, OnApplicationShutdown
       const tickets = new Set(await directories(kindDir));
       for await (const ticket of this.files.tickets(kind)) tickets.add(ticket);
       for (const ticket of tickets) {
-        const record = await this.store.get(kind, ticket);
-        await removeRunsExcept(join(kindDir, ticket), record?.run_id);
-        await this.files.removeRunsExcept(kind, ticket, record?.run_id);
+        const current = async () => (await this.store.get(kind, ticket))?.run_id;
+        await removeRunsExcept(join(kindDir, ticket), current);
+        // the local store is these directories; an object store lists its own
+        if (!this.files.inWorkDir) await this.files.removeRunsExcept(kind, ticket, current);
       }
     }
   }
