@@ -1,6 +1,6 @@
 import { opendir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RunToKeep } from './job-files';
+import type { JobFiles, RunToKeep } from './job-files';
 
 /**
  * Removes the run directories of one user's jobs of one kind (`<DATA_DIR>/jobs/<kind>/<ticket>/`) except the
@@ -25,4 +25,18 @@ export async function directories(dir: string): Promise<string[]> {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   return names;
+}
+
+/**
+ * Removes one user's other runs of a kind: their directories on this host and, with an object store, their
+ * files there (the local store is these directories, so it is swept once).
+ */
+export async function removeOtherRuns(
+  files: JobFiles,
+  ticketDir: string,
+  run: { kind: string; ticket: string },
+  keep: RunToKeep,
+): Promise<void> {
+  await removeRunsExcept(ticketDir, keep);
+  if (!files.inWorkDir) await files.removeRunsExcept(run.kind, run.ticket, keep);
 }

@@ -5,7 +5,7 @@ import { ModuleRef } from '@nestjs/core';
 import type { Queue } from 'bull';
 import { AppConfig } from '@app/config';
 import { JOB_KINDS, JobStore, type JobRecord } from '@app/jobs';
-import { directories, JobFiles, removeAbandonedUploads, removeRunsExcept } from '@app/job-files';
+import { directories, JobFiles, removeAbandonedUploads, removeOtherRuns } from '@app/job-files';
 import { gaveUpMessage } from './job-runner';
 
 const LOST_RUN_MESSAGE =
@@ -52,9 +52,7 @@ export class JobJanitor implements OnApplicationBootstrap, OnApplicationShutdown
       for await (const ticket of this.files.tickets(kind)) tickets.add(ticket);
       for (const ticket of tickets) {
         const current = async () => (await this.store.get(kind, ticket))?.run_id;
-        await removeRunsExcept(join(kindDir, ticket), current);
-        // the local store is these directories; an object store lists its own
-        if (!this.files.inWorkDir) await this.files.removeRunsExcept(kind, ticket, current);
+        await removeOtherRuns(this.files, join(kindDir, ticket), { kind, ticket }, current);
       }
     }
   }

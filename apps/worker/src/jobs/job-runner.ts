@@ -12,7 +12,7 @@ import {
 import { ModuleRef } from '@nestjs/core';
 import type { Job, Queue } from 'bull';
 import { AppConfig } from '@app/config';
-import { JobFiles, removeRunsExcept } from '@app/job-files';
+import { JobFiles, removeOtherRuns } from '@app/job-files';
 import { jobTarget, JobStore, lockSettings, type JobEnd, type JobPayload, type JobRecord } from '@app/jobs';
 import { jobEndedMessage, Mailer } from '@app/mail';
 import { fixityFailures, jobDuration, jobsEnded, jobsRunning, withLogContext } from '@app/observability';
@@ -162,8 +162,7 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
     const workDir = this.config.jobDir(handler.kind, record.ticket, record.run_id);
     await mkdir(workDir, { recursive: true });
     // the user's earlier runs of this kind were replaced by this one: their files go now
-    await removeRunsExcept(dirname(workDir), record.run_id);
-    await this.files.removeRunsExcept(handler.kind, record.ticket, record.run_id);
+    await removeOtherRuns(this.files, dirname(workDir), record, record.run_id);
     const context = new JobContext(this.store, record, lease);
     this.contexts.add(context);
     const startedAt = performance.now();
