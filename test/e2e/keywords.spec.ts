@@ -2,7 +2,14 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { ALL_ACTIONS, filesystemEntry, fsId, writeTargetsFile, writeTree } from '../support/fs-fixtures';
+import {
+  ALL_ACTIONS,
+  filesystemEntry,
+  fsId,
+  writeTargetsFile,
+  writeTree,
+  partneredEntries,
+} from '../support/fs-fixtures';
 import { startFakeSciGraph, type FakeSciGraph } from '../support/fake-scigraph';
 import { pollUntilDone } from '../support/jobs';
 import { startStack, waitForOutput, type Stack } from '../support/stack';
@@ -29,12 +36,8 @@ function fixtures(): { source: string; destination: string } {
 }
 
 function targetsFile(source: string, destination: string): string {
-  const partners = (name: string) => ({
-    supported_transfer_partners: { transfer_in: [name], transfer_out: [name] },
-  });
   return writeTargetsFile([
-    filesystemEntry('src', source, partners('dst')),
-    filesystemEntry('dst', destination, partners('src')),
+    ...partneredEntries(source, destination),
     filesystemEntry('readonly', source, { supported_actions: { ...ALL_ACTIONS, keywords_upload: false } }),
     filesystemEntry('nokw', source, {
       supported_actions: { ...ALL_ACTIONS, keywords: false, keywords_upload: false },

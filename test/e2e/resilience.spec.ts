@@ -14,7 +14,7 @@ import Redis from 'ioredis';
 import request from 'supertest';
 import { JobStore, ticketFor } from '@app/jobs';
 import { makeBagZip } from '../support/bags';
-import { filesystemEntry, fsId, writeTargetsFile, writeTree } from '../support/fs-fixtures';
+import { fsId, writeTargetsFile, writeTree, partneredEntries } from '../support/fs-fixtures';
 import {
   binaryParser,
   downloadTo,
@@ -48,13 +48,7 @@ describe('jobs across killed workers', () => {
     for (let i = 0; i < DOWNLOAD_FILES; i++)
       files[`alice/Zipped/part-${String(i).padStart(2, '0')}.bin`] = randomBytes(FILE_BYTES);
     writeTree(source, files);
-    const partners = (name: string) => ({
-      supported_transfer_partners: { transfer_in: [name], transfer_out: [name] },
-    });
-    const targetsFile = writeTargetsFile([
-      filesystemEntry('src', source, partners('dst')),
-      filesystemEntry('dst', destination, partners('src')),
-    ]);
+    const targetsFile = writeTargetsFile(partneredEntries(source, destination));
     // one file at a time, so the kill lands between clearly finished files
     stack = await startStack({
       env: {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { filesystemEntry, fsId, treeDigests, writeTargetsFile, writeTree } from '../support/fs-fixtures';
+import { fsId, treeDigests, writeTargetsFile, writeTree, partneredEntries } from '../support/fs-fixtures';
 import { pollUntilDone } from '../support/jobs';
 import { startApp, startStack, waitForOutput, type RunningProcess, type Stack } from '../support/stack';
 
@@ -30,15 +30,9 @@ describe('graceful shutdown of a worker (real API, workers and Redis)', () => {
     for (let i = 0; i < FILES; i++)
       files[`alice/Data/part-${String(i).padStart(2, '0')}.bin`] = Buffer.concat([Buffer.from([i]), bytes]);
     writeTree(source, files);
-    const partners = (name: string) => ({
-      supported_transfer_partners: { transfer_in: [name], transfer_out: [name] },
-    });
     stack = await startStack({
       env: {
-        TARGETS_FILE: writeTargetsFile([
-          filesystemEntry('src', source, partners('dst')),
-          filesystemEntry('dst', destination, partners('src')),
-        ]),
+        TARGETS_FILE: writeTargetsFile(partneredEntries(source, destination)),
         JOB_LOCK_MS: String(JOB_LOCK_MS),
         FILE_TRANSFERS: '1',
       },

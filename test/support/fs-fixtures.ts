@@ -40,6 +40,17 @@ export function filesystemEntry(name: string, root: string, overrides: Record<st
   };
 }
 
+/** `src` and `dst`, filesystem targets over two folders, each the other's transfer partner. */
+export function partneredEntries(source: string, destination: string) {
+  const partners = (name: string) => ({
+    supported_transfer_partners: { transfer_in: [name], transfer_out: [name] },
+  });
+  return [
+    filesystemEntry('src', source, partners('dst')),
+    filesystemEntry('dst', destination, partners('src')),
+  ];
+}
+
 export function writeTargetsFile(entries: unknown[]): string {
   const file = join(mkdtempSync(join(tmpdir(), 'presqt-targets-')), 'targets.json');
   writeFileSync(file, JSON.stringify(entries, null, 2));
