@@ -193,7 +193,7 @@ describe('job files in object storage, API and worker on hosts of their own', ()
       ['PRESQT_FTS_METADATA.json', 'more.txt', 'notes.txt'].sort(),
     );
     const keys = (await s3.keys(`${prefix}/upload/`)).map((key) => key.split('/').pop());
-    expect(keys.sort()).toEqual(['bag.json', 'package.zip']);
+    expect(keys.sort()).toEqual(['bag.json', 'package.zip', 'payload.jsonl']);
     // nothing of it stays on either host: the API's copy went to the bucket, the worker's was scratch
     expect(filesUnder(stack.env.DATA_DIR, '.zip')).toEqual([]);
     expect(filesUnder(workerHome.DATA_DIR, '.zip')).toEqual([]);

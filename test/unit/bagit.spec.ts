@@ -8,6 +8,7 @@ import {
   validateBag,
   zipBagSource,
   type BagValidation,
+  type PayloadFile,
 } from '@app/bagit';
 import { ServiceError } from '@app/common';
 import { execFileSync } from 'node:child_process';
@@ -197,6 +198,23 @@ describe('bag zips', () => {
       expect(result.version).toBe('0.97');
       expect(result.payload.map(({ path }) => path)).toEqual(payload);
       for (const file of result.payload) expect(Object.keys(file.hashes).sort()).toEqual(result.algorithms);
+    });
+
+    it('hands each verified payload file to a sink, in path order, instead of collecting them', async () => {
+      const zipFile = join(FIXTURES, 'bags', 'GoodBagItsha512.zip');
+      const collected = await validateZip(zipFile);
+      const archive = await openZip(zipFile);
+      const sunk: PayloadFile[] = [];
+      try {
+        const source = zipBagSource(archive, findBagRoot(archive.entries));
+        const result = await validateBag(source, async (file) => void sunk.push(file));
+        expect(result.valid).toBe(true);
+        expect(result.payload).toEqual([]);
+      } finally {
+        archive.close();
+      }
+      expect(sunk).toEqual(collected.payload);
+      expect(sunk.map(({ path }) => path)).toEqual([...sunk.map(({ path }) => path)].sort());
     });
 
     it('BadBagItManifest.zip fails on the checksum its manifest got wrong', async () => {

@@ -14,5 +14,5 @@ export {
   type FetchItem,
   type TagField,
 } from './tag-files';
-export { validateBag, type BagValidation, type PayloadFile } from './validate';
+export { validateBag, type BagValidation, type PayloadFile, type PayloadSink } from './validate';
 export { readPayloadManifests } from './manifests';

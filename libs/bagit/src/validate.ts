@@ -21,6 +21,12 @@ export interface PayloadFile {
   hashes: Record<string, string>;
 }
 
+/**
+ * Takes each payload file as soon as its checksums are verified, so that the result need not hold them all
+ * (a bag may list 100,000). The bag may still turn out invalid after some files went to the sink.
+ */
+export type PayloadSink = (file: PayloadFile) => Promise<void>;
+
 export interface BagValidation {
   valid: boolean;
   errors: string[];
@@ -31,7 +37,10 @@ export interface BagValidation {
   info: TagField[];
   /** the algorithms of the payload manifests that were checked */
   algorithms: string[];
-  /** the payload files, verified; empty when the bag's layout was already wrong, as checksums are then skipped */
+  /**
+   * the payload files, verified; empty when they went to a sink, or when the bag's layout was already wrong,
+   * as checksums are then skipped
+   */
   payload: PayloadFile[];
   fetchItems: FetchItem[];
 }
@@ -63,8 +72,37 @@ const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 const decodeUtf8 = (bytes: Buffer) => new TextDecoder('utf-8', { fatal: true }).decode(bytes);
 
-function append<K, V>(map: Map<K, V[]>, key: K, ...values: V[]): void {
-  map.set(key, [...(map.get(key) ?? []), ...values]);
+function append<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const values = map.get(key);
+  if (values) values.push(value);
+  else map.set(key, [value]);
+}
+
+/** Each present payload file, with the keys (NFC paths) under which the manifests list it. */
+type ListedKeys = Map<string, string[]>;
+
+/** What the manifests say the file listed under `keys` must hash to. */
+function expectationsOf(keys: string[], manifests: Manifest[]): Expectation[] {
+  return keys.flatMap((key) =>
+    manifests.flatMap(({ fileName, algorithm, entries }) => {
+      const entry = entries.get(key);
+      return entry
+        ? [{ manifest: fileName, algorithm, checksum: entry.checksum, listedPath: entry.path }]
+        : [];
+    }),
+  );
+}
+
+/** The payload files by the folded case of their NFC path: made only when a listed file is not found as is. */
+function foldedCaseIndex(payloadFiles: string[]): Map<string, string[]> {
+  const index = new Map<string, string[]>();
+  for (const path of payloadFiles) append(index, path.normalize('NFC').toLowerCase(), path);
+  return index;
+}
+
+function lazily<T>(make: () => T): () => T {
+  let made: { value: T } | null = null;
+  return () => (made ??= { value: make() }).value;
 }
 
 /**
@@ -73,8 +111,8 @@ function append<K, V>(map: Map<K, V[]>, key: K, ...values: V[]): void {
  * read once for all algorithms. Problems of the bag are reported in the result; it throws only when the
  * source can't be read (or refuses, with a ServiceError, what it holds, such as a link).
  */
-export async function validateBag(source: BagSource): Promise<BagValidation> {
-  return new BagValidator(source, await source.list()).run();
+export async function validateBag(source: BagSource, sink?: PayloadSink): Promise<BagValidation> {
+  return new BagValidator(source, await source.list(), sink ?? null).run();
 }
 
 class BagValidator {
@@ -91,6 +129,7 @@ class BagValidator {
   constructor(
     private readonly source: BagSource,
     private readonly entries: BagEntry[],
+    private readonly sink: PayloadSink | null,
   ) {
     this.sizes = new Map(
       entries.filter((entry) => !entry.isDirectory).map((entry) => [entry.path, entry.size]),
@@ -125,7 +164,8 @@ class BagValidator {
     const algorithms = manifests.map((manifest) => manifest.algorithm);
     const expected = this.matchPayload(manifests, fetchItems, info);
     // Checksums only for a bag whose layout is right: an incomplete upload fails without reading gigabytes.
-    const payload = this.problems.errors.length === 0 ? await this.checkPayload(expected, algorithms) : [];
+    const payload =
+      this.problems.errors.length === 0 ? await this.checkPayload(expected, manifests, this.sink) : [];
     await this.checkTagManifests(await this.readManifests('tagmanifest'));
     return { info, algorithms, payload, fetchItems };
   }
@@ -230,11 +270,7 @@ class BagValidator {
    * Pairs the payload files with the manifests' entries, reporting files missing or unlisted, and checks
    * Payload-Oxum. Returns what each present file's checksums must be.
    */
-  private matchPayload(
-    manifests: Manifest[],
-    fetchItems: FetchItem[],
-    info: TagField[],
-  ): Map<string, Expectation[]> {
+  private matchPayload(manifests: Manifest[], fetchItems: FetchItem[], info: TagField[]): ListedKeys {
     const payloadFiles = this.payloadFiles();
     const toFetch = new Set(fetchItems.map((item) => item.path.normalize('NFC')));
     const { expected, absent } = this.locateListed(manifests, payloadFiles, toFetch);
@@ -262,49 +298,48 @@ class BagValidator {
     manifests: Manifest[],
     payloadFiles: string[],
     toFetch: Set<string>,
-  ): { expected: Map<string, Expectation[]>; absent: string[] } {
-    const byFoldedCase = new Map<string, string[]>();
-    for (const path of payloadFiles) append(byFoldedCase, path.normalize('NFC').toLowerCase(), path);
-    const listings = new Map<string, Expectation[]>();
-    for (const { fileName, algorithm, entries } of manifests)
-      for (const [key, { path, checksum }] of entries)
-        append(listings, key, { manifest: fileName, algorithm, checksum, listedPath: path });
-
-    const expected = new Map<string, Expectation[]>();
+  ): { expected: ListedKeys; absent: string[] } {
+    const byFoldedCase = lazily(() => foldedCaseIndex(payloadFiles));
+    const expected: ListedKeys = new Map();
     const absent: string[] = [];
-    for (const [key, listing] of listings) {
-      const path = listing[0].listedPath;
-      const listedIn = listing.map((expectation) => expectation.manifest).join(' and ');
-      const lacking = manifests.filter((manifest) => !manifest.entries.has(key));
-      if (lacking.length > 0)
-        this.error(
-          `${path} is listed in ${listedIn} but not in ${lacking.map((manifest) => manifest.fileName).join(' and ')}: ` +
-            'every payload file must be listed in every payload manifest',
-        );
-      const actual =
-        this.byNormalizedPath.get(key) ??
-        this.sameButForCase(key, byFoldedCase, `${path} is listed in ${listedIn}`);
-      if (actual !== undefined) {
-        append(expected, actual, ...listing);
-      } else if (toFetch.has(key)) {
-        absent.push(path);
-        this.warn(`${path} is listed in fetch.txt and not in the bag yet, so it was not verified`);
-      } else if (isClutter(path)) {
-        absent.push(path);
-        this.warn(
-          `${path} is listed in ${listedIn} but missing; ignored, as operating-system clutter that copies often drop`,
-        );
-      } else {
-        this.error(`${path} is listed in ${listedIn} but missing from the bag`);
+    manifests.forEach(({ entries }, index) => {
+      for (const [key, { path }] of entries) {
+        // each listed file once, where the first manifest listing it lists it
+        if (manifests.slice(0, index).some((earlier) => earlier.entries.has(key))) continue;
+        const listedIn = manifests
+          .filter((manifest) => manifest.entries.has(key))
+          .map((manifest) => manifest.fileName)
+          .join(' and ');
+        const lacking = manifests.filter((manifest) => !manifest.entries.has(key));
+        if (lacking.length > 0)
+          this.error(
+            `${path} is listed in ${listedIn} but not in ${lacking.map((manifest) => manifest.fileName).join(' and ')}: ` +
+              'every payload file must be listed in every payload manifest',
+          );
+        const actual =
+          this.byNormalizedPath.get(key) ??
+          this.sameButForCase(key, byFoldedCase, `${path} is listed in ${listedIn}`);
+        if (actual !== undefined) append(expected, actual, key);
+        else if (toFetch.has(key)) {
+          absent.push(path);
+          this.warn(`${path} is listed in fetch.txt and not in the bag yet, so it was not verified`);
+        } else if (isClutter(path)) {
+          absent.push(path);
+          this.warn(
+            `${path} is listed in ${listedIn} but missing; ignored, as operating-system clutter that copies often drop`,
+          );
+        } else {
+          this.error(`${path} is listed in ${listedIn} but missing from the bag`);
+        }
       }
-    }
+    });
     return { expected, absent };
   }
 
   /** The files and bytes of the payload, for Payload-Oxum; a file no manifest lists is an error. */
   private countPayload(
     payloadFiles: string[],
-    expected: Map<string, Expectation[]>,
+    expected: ListedKeys,
     manifests: Manifest[],
   ): { files: number; bytes: number } {
     let files = 0;
@@ -328,10 +363,10 @@ class BagValidator {
   /** The one payload file whose path differs from `key` only in letter case, as on a case-insensitive disk. */
   private sameButForCase(
     key: string,
-    byFoldedCase: Map<string, string[]>,
+    byFoldedCase: () => Map<string, string[]>,
     listed: string,
   ): string | undefined {
-    const candidates = byFoldedCase.get(key.toLowerCase()) ?? [];
+    const candidates = byFoldedCase().get(key.toLowerCase()) ?? [];
     if (candidates.length !== 1) return undefined;
     this.warn(
       `${listed}, but the bag has ${candidates[0]}, which differs only in letter case (the bag was probably made ` +
@@ -358,17 +393,25 @@ class BagValidator {
     else this.error(failure);
   }
 
+  /**
+   * Reads and checks every listed payload file, in path order, and hands each to `sink` once checked (or
+   * collects them when there is no sink).
+   */
   private async checkPayload(
-    expected: Map<string, Expectation[]>,
-    algorithms: string[],
+    expected: ListedKeys,
+    manifests: Manifest[],
+    sink: PayloadSink | null,
   ): Promise<PayloadFile[]> {
-    const payload: PayloadFile[] = [];
+    const collected: PayloadFile[] = [];
+    const algorithms = manifests.map((manifest) => manifest.algorithm);
     for (const path of [...expected.keys()].sort()) {
       const hashes = await this.hash(path, algorithms);
-      this.compare(hashes, expected.get(path) ?? []);
-      payload.push({ path: path.slice('data/'.length), size: this.sizes.get(path) ?? 0, hashes });
+      this.compare(hashes, expectationsOf(expected.get(path) ?? [], manifests));
+      const file = { path: path.slice('data/'.length), size: this.sizes.get(path) ?? 0, hashes };
+      if (sink) await sink(file);
+      else collected.push(file);
     }
-    return payload;
+    return collected;
   }
 
   private async checkTagManifests(manifests: Manifest[]): Promise<void> {

@@ -1,3 +1,4 @@
 export * from './service-error';
 export * from './project-root';
 export * from './meter';
+export * from './json-lines';

@@ -49,14 +49,32 @@ export interface UploadedBag {
   root: string;
   /** the one folder of data/ for a new top-level resource; null when uploading into a container */
   projectTitle: string | null;
-  /** `bagPath`: the file below data/; `path`: where it goes below the destination container */
-  payload: Array<{ bagPath: string; path: string; size: number; hashes: Record<string, string> }>;
+  /** how many payload files there are (each a line of UPLOAD_PAYLOAD_FILE), and their bytes */
+  files: number;
+  bytes: number;
+  /** some payload file lies in a folder below where the upload writes */
+  nested: boolean;
+  /** the bag's payload manifest algorithms: the checksums each payload file has */
+  algorithms: string[];
   /** the bag's own PRESQT_FTS_METADATA.json, when valid, to merge */
   metadata: unknown;
 }
 
+/** One payload file of an uploaded bag, verified against its manifests. */
+export interface UploadedFile {
+  /** the file below data/ */
+  bagPath: string;
+  /** where it goes below the destination container */
+  path: string;
+  size: number;
+  hashes: Record<string, string>;
+}
+
 export const UPLOAD_PACKAGE_FILE = 'package.zip';
+/** the UploadedBag, as JSON */
 export const UPLOAD_BAG_FILE = 'bag.json';
+/** the UploadedFile records, as JSON lines (a bag may hold 100,000 files, too many to hold at once) */
+export const UPLOAD_PAYLOAD_FILE = 'payload.jsonl';
 
 export type JobPayload = DownloadPayload | TransferPayload | UploadPayload;
 

@@ -1,7 +1,14 @@
 import { openZip, type ZipLimits } from '@app/archive';
-import { findBagRoot, validateBag, zipBagSource, type BagSource } from '@app/bagit';
-import { ServiceError } from '@app/common';
-import type { UploadedBag } from '@app/jobs';
+import {
+  findBagRoot,
+  validateBag,
+  zipBagSource,
+  type BagSource,
+  type BagValidation,
+  type PayloadFile,
+} from '@app/bagit';
+import { JsonLinesWriter, ServiceError } from '@app/common';
+import type { UploadedBag, UploadedFile } from '@app/jobs';
 import {
   FTS_METADATA_FILE,
   INVALID_FTS_METADATA_FILE,
@@ -10,89 +17,148 @@ import {
   parseFtsMetadata,
   type FtsMetadata,
 } from '@app/metadata';
+import { NameCheck } from './check-names';
+
+export interface PackageInspection {
+  zipFile: string;
+  limits: ZipLimits;
+  /** the package makes a new top-level resource, named after the one folder in its data/ */
+  newProject: boolean;
+  /** the target's rule for a name it can hold */
+  nameProblem: (name: string) => string | null;
+  /** where the payload's UploadedFile records go, one JSON line each */
+  payloadFile: string;
+}
 
 /**
- * Everything the service checks of an uploaded package before the 202 (docs/behaviour.md#upload-packages): a safe zip within the
- * limits, one top-level folder holding a complete, valid bag, and for a new top-level resource exactly one
- * folder (and no files) in data/. Answers what the worker needs to write it.
+ * Everything the service checks of an uploaded package before the 202 (docs/behaviour.md#upload-packages): a
+ * safe zip within the limits, one top-level folder holding a complete, valid bag, for a new top-level resource
+ * exactly one folder (and no files) in data/, and every name one the target can hold. The payload's records go
+ * to a file as they are verified, so memory does not grow with them; answers the rest of what the worker needs.
  */
-export async function inspectPackage(
-  zipFile: string,
-  limits: ZipLimits,
-  newProject: boolean,
-): Promise<UploadedBag> {
-  const zip = await openZip(zipFile, limits);
+export async function inspectPackage(inspection: PackageInspection): Promise<UploadedBag> {
+  const zip = await openZip(inspection.zipFile, inspection.limits);
+  const payload = new JsonLinesWriter<UploadedFile>(inspection.payloadFile);
   try {
     const root = findBagRoot(zip.entries);
     const source = zipBagSource(zip, root);
-    const validation = await validateBag(source);
-    if (!validation.valid) {
-      const details = validation.errors.slice(0, 5).join('; ');
-      const checksums = validation.errors.some((error) => /^Checksum of /.test(error));
-      throw ServiceError.badRequest(
-        checksums
-          ? `PresQT Error: Checksums failed to validate: ${details}`
-          : `PresQT Error: The package is not a valid BagIt bag: ${details}`,
-      );
-    }
-    if (validation.fetchItems.length > 0) {
-      throw ServiceError.badRequest(
-        'PresQT Error: The bag lists files to fetch (fetch.txt); upload a complete bag.',
-      );
-    }
-    const projectTitle = newProject ? singleTopFolder(validation.payload.map((file) => file.path)) : null;
-    const topLevel = projectTitle === null ? '' : `${projectTitle}/`;
-    let metadata: FtsMetadata | null = await bagMetadata(source);
-    const payload: UploadedBag['payload'] = [];
-    for (const file of validation.payload) {
-      let path = file.path;
-      if (path === `${topLevel}${FTS_METADATA_FILE}`) {
-        // the resource's metadata file is merged when valid, and kept aside under another name when not
-        const own =
-          file.size <= MAX_FTS_METADATA_BYTES
-            ? parseFtsMetadata((await source.readTagFile(`data/${path}`)).toString('utf8'))
-            : null;
-        if (own) {
-          metadata = metadata ? mergeFtsMetadata(metadata, own.actions, own.allKeywords) : own;
-          continue;
-        }
-        path = `${topLevel}${INVALID_FTS_METADATA_FILE}`;
-      }
-      payload.push({
-        bagPath: file.path,
-        path: path.slice(topLevel.length),
-        size: file.size,
-        hashes: file.hashes,
-      });
-    }
-    return { root, projectTitle, payload, metadata };
+    const listing = new PayloadListing(inspection, source, payload);
+    refuseInvalid(await validateBag(source, (file) => listing.add(file)));
+    const projectTitle = inspection.newProject ? listing.singleTopFolder() : null;
+    if (projectTitle !== null) listing.names.project(projectTitle);
+    listing.names.finish();
+    await payload.close();
+    const { files, bytes, nested, algorithms } = listing;
+    return {
+      root,
+      projectTitle,
+      files,
+      bytes,
+      nested,
+      algorithms,
+      metadata: await listing.metadata(
+        zip.entries.some((entry) => entry.path === `${root}${FTS_METADATA_FILE}`),
+      ),
+    };
+  } catch (error) {
+    await payload.discard();
+    throw error;
   } finally {
     zip.close();
   }
 }
 
-/** The metadata file a bag made by a download carries at its root, as a tag file. */
-async function bagMetadata(source: BagSource): Promise<FtsMetadata | null> {
-  const present = (await source.list()).some((entry) => entry.path === FTS_METADATA_FILE);
-  return present ? parseFtsMetadata((await source.readTagFile(FTS_METADATA_FILE)).toString('utf8')) : null;
+function refuseInvalid(validation: BagValidation): void {
+  if (!validation.valid) {
+    const details = validation.errors.slice(0, 5).join('; ');
+    const checksums = validation.errors.some((error) => /^Checksum of /.test(error));
+    throw ServiceError.badRequest(
+      checksums
+        ? `PresQT Error: Checksums failed to validate: ${details}`
+        : `PresQT Error: The package is not a valid BagIt bag: ${details}`,
+    );
+  }
+  if (validation.fetchItems.length > 0) {
+    throw ServiceError.badRequest(
+      'PresQT Error: The bag lists files to fetch (fetch.txt); upload a complete bag.',
+    );
+  }
 }
 
-/** The one folder directly in data/, which a new top-level resource is named after. */
-function singleTopFolder(paths: string[]): string {
-  const files = paths.filter((path) => !path.includes('/'));
-  if (files.length > 0) {
-    throw ServiceError.badRequest(
-      'PresQT Error: Repository is not formatted correctly. Files exist at the top level.',
-    );
+/** The verified payload files as they come from the validator: recorded, counted, their names checked. */
+class PayloadListing {
+  readonly names: NameCheck;
+  files = 0;
+  bytes = 0;
+  nested = false;
+  algorithms: string[] = [];
+  /** what data/ holds at its top: whether files, and up to two folders (one is all a new project may have) */
+  private readonly top = { files: false, folders: new Set<string>() };
+  /** the payload's own metadata file, when valid */
+  private own: FtsMetadata | null = null;
+
+  constructor(
+    private readonly inspection: PackageInspection,
+    private readonly source: BagSource,
+    private readonly payload: JsonLinesWriter<UploadedFile>,
+  ) {
+    this.names = new NameCheck(inspection.nameProblem);
   }
-  const folders = new Set(paths.map((path) => path.slice(0, path.indexOf('/'))));
-  if (folders.size > 1) {
-    throw ServiceError.badRequest(
-      'PresQT Error: Repository is not formatted correctly. Multiple directories exist at the top level.',
-    );
+
+  async add(file: PayloadFile): Promise<void> {
+    const slash = file.path.indexOf('/');
+    if (slash < 0) this.top.files = true;
+    else if (this.top.folders.size < 2) this.top.folders.add(file.path.slice(0, slash));
+    // a new project's files go into it, so its folder is not part of their paths
+    const topLevel = this.inspection.newProject && slash >= 0 ? file.path.slice(0, slash + 1) : '';
+    let path = file.path;
+    if (path === `${topLevel}${FTS_METADATA_FILE}`) {
+      // the resource's metadata file is merged when valid, and kept aside under another name when not
+      const own = file.size <= MAX_FTS_METADATA_BYTES ? await this.readMetadata(`data/${file.path}`) : null;
+      if (own) {
+        this.own = own;
+        return;
+      }
+      path = `${topLevel}${INVALID_FTS_METADATA_FILE}`;
+    }
+    const record = {
+      bagPath: file.path,
+      path: path.slice(topLevel.length),
+      size: file.size,
+      hashes: file.hashes,
+    };
+    this.names.file(record.path);
+    this.files += 1;
+    this.bytes += file.size;
+    this.nested ||= record.path.includes('/');
+    this.algorithms = Object.keys(file.hashes);
+    await this.payload.append(record);
   }
-  const [folder] = folders;
-  if (folder === undefined)
-    throw ServiceError.badRequest("PresQT Error: The bag's data/ folder holds no files.");
-  return folder;
+
+  /** The one folder directly in data/, which a new top-level resource is named after. */
+  singleTopFolder(): string {
+    if (this.top.files)
+      throw ServiceError.badRequest(
+        'PresQT Error: Repository is not formatted correctly. Files exist at the top level.',
+      );
+    if (this.top.folders.size > 1)
+      throw ServiceError.badRequest(
+        'PresQT Error: Repository is not formatted correctly. Multiple directories exist at the top level.',
+      );
+    const [folder] = this.top.folders;
+    if (folder === undefined)
+      throw ServiceError.badRequest("PresQT Error: The bag's data/ folder holds no files.");
+    return folder;
+  }
+
+  /** The bag's metadata tag file (a bag made by a download has one), merged with the payload's own. */
+  async metadata(bagHasOne: boolean): Promise<FtsMetadata | null> {
+    const bags = bagHasOne ? await this.readMetadata(FTS_METADATA_FILE) : null;
+    if (!this.own) return bags;
+    return bags ? mergeFtsMetadata(bags, this.own.actions, this.own.allKeywords) : this.own;
+  }
+
+  private async readMetadata(path: string): Promise<FtsMetadata | null> {
+    return parseFtsMetadata((await this.source.readTagFile(path)).toString('utf8'));
+  }
 }

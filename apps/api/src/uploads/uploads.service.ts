@@ -11,13 +11,13 @@ import {
   TokenCipher,
   UPLOAD_BAG_FILE,
   UPLOAD_PACKAGE_FILE,
+  UPLOAD_PAYLOAD_FILE,
   type UploadPayload,
 } from '@app/jobs';
 import { TargetsRegistry } from '@app/targets';
 import type { Links } from '../common/link-builder';
 import { requireContainer } from '../common/require-container';
 import { IN_PROGRESS_ERROR, JobStarter } from '../jobs/job-starter.service';
-import { checkNamesFor } from './check-names';
 import { inspectPackage } from './inspect-package';
 import { InspectionSlots } from './inspection-slots';
 import { UploadReservations } from './upload-reservations';
@@ -73,10 +73,16 @@ export class UploadsService {
     const incoming = join(incomingUploadsDir(this.config.dataDir), randomUUID());
     try {
       const file = await receivePackage(incoming, UPLOAD_PACKAGE_FILE, this.config.maxUploadBytes);
+      const payloadFile = join(incoming, UPLOAD_PAYLOAD_FILE);
       const bag = await this.inspections.run(() =>
-        inspectPackage(file, this.config.zipLimits, containerId === null),
+        inspectPackage({
+          zipFile: file,
+          limits: this.config.zipLimits,
+          newProject: containerId === null,
+          nameProblem: (name) => target.connector.nameProblem(name),
+          payloadFile,
+        }),
       );
-      checkNamesFor(bag, (name) => target.connector.nameProblem(name));
       await this.jobs.start(
         'upload',
         ticket,
@@ -86,6 +92,7 @@ export class UploadsService {
           const bagFile = join(incoming, UPLOAD_BAG_FILE);
           await writeFile(bagFile, JSON.stringify(bag));
           await this.files.keep(record, UPLOAD_BAG_FILE, bagFile);
+          await this.files.keep(record, UPLOAD_PAYLOAD_FILE, payloadFile);
           await this.files.keep(record, UPLOAD_PACKAGE_FILE, file);
         },
       );

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Injectable } from '@nestjs/common';
 import { openZip, type ZipArchive } from '@app/archive';
+import { readJsonLines } from '@app/common';
 import { AppConfig } from '@app/config';
 import { JobFiles } from '@app/job-files';
 import {
@@ -9,9 +10,11 @@ import {
   TokenCipher,
   UPLOAD_BAG_FILE,
   UPLOAD_PACKAGE_FILE,
+  UPLOAD_PAYLOAD_FILE,
   type JobRecord,
   type UploadPayload,
   type UploadedBag,
+  type UploadedFile,
 } from '@app/jobs';
 import { newAction, type FtsMetadata } from '@app/metadata';
 import type { ConnectorSession } from '@app/connectors';
@@ -53,28 +56,30 @@ export class UploadJob implements JobHandler<'upload'> {
 
   async run(payload: UploadPayload, context: JobContext, workDir: string): Promise<JobOutcome<'upload'>> {
     // what the API received and checked, fetched into the run's directory (yauzl reads a zip at random)
-    const [bagFile, packageFile] = [join(workDir, UPLOAD_BAG_FILE), join(workDir, UPLOAD_PACKAGE_FILE)];
+    const [bagFile, payloadFile, packageFile] = [
+      UPLOAD_BAG_FILE,
+      UPLOAD_PAYLOAD_FILE,
+      UPLOAD_PACKAGE_FILE,
+    ].map((name) => join(workDir, name));
     await this.files.fetch(context.record, UPLOAD_BAG_FILE, bagFile);
+    await this.files.fetch(context.record, UPLOAD_PAYLOAD_FILE, payloadFile);
     await this.files.fetch(context.record, UPLOAD_PACKAGE_FILE, packageFile);
     const bag = JSON.parse(await readFile(bagFile, 'utf8')) as UploadedBag;
     const target = this.targets.require(payload.targetName);
     const session = await target.connector.open(this.cipher.decrypt(payload.destinationToken));
-    context.setTotals(
-      bag.payload.length,
-      bag.payload.reduce((sum, file) => sum + file.size, 0),
-    );
+    context.setTotals(bag.files, bag.bytes);
     context.setMessage(`Uploading files to ${target.entry.readable_name}...`);
     const destination = await openDestination(this.store, context, session, {
       containerId: payload.containerId,
       title: bag.projectTitle,
       message: 'PresQT Upload',
-      nested: bag.payload.some((file) => file.path.includes('/')),
+      nested: bag.nested,
       stagingDir: workDir,
     });
     const zip = await openZip(packageFile, this.config.zipLimits);
     try {
       return await writeOrTakeBack(context, destination.writer, () =>
-        this.write({ payload, context, target, session, bag, zip, destination }),
+        this.write({ payload, context, target, session, bag, payloadFile, zip, destination }),
       );
     } finally {
       zip.close();
@@ -127,6 +132,8 @@ interface UploadRun {
   target: Target;
   session: ConnectorSession;
   bag: UploadedBag;
+  /** the bag's UploadedFile records, as JSON lines */
+  payloadFile: string;
   zip: ZipArchive;
   destination: Destination;
 }
@@ -135,24 +142,32 @@ interface UploadRun {
  * The bag's payload files, read from the zip, with the manifest checksum to compare: every payload file is in
  * every manifest, so one the target also reports is chosen when the bag has one.
  */
-function bagFiles({ target, bag, zip }: UploadRun): {
+function bagFiles({ target, bag, payloadFile, zip }: UploadRun): {
   files: AsyncIterable<IngestFile>;
   sourceAlgorithms: string[];
 } {
-  const bagAlgorithms = Object.keys(bag.payload[0]?.hashes ?? {});
-  const algorithm = [...target.connector.hashAlgorithms, ...bagAlgorithms].find((name) =>
-    bagAlgorithms.includes(name),
+  const algorithm = [...target.connector.hashAlgorithms, ...bag.algorithms].find((name) =>
+    bag.algorithms.includes(name),
   );
-  const files = bag.payload.map((file): IngestFile => ({
-    path: file.path.split('/'),
-    sourcePath: `/${file.bagPath}`,
-    size: file.size,
-    expectedHashes: async () => (algorithm ? { [algorithm]: file.hashes[algorithm] } : {}),
-    open: () => zip.openEntry(`${bag.root}data/${file.bagPath}`),
-  }));
-  return { files: toAsync(files), sourceAlgorithms: algorithm ? [algorithm] : [] };
+  return {
+    files: ingestFiles(payloadFile, bag.root, zip, algorithm),
+    sourceAlgorithms: algorithm ? [algorithm] : [],
+  };
 }
 
-async function* toAsync<T>(items: readonly T[]): AsyncIterable<T> {
-  yield* items;
+/** The payload files read from the records the API wrote, one at a time (a bag may hold 100,000). */
+async function* ingestFiles(
+  payloadFile: string,
+  root: string,
+  zip: ZipArchive,
+  algorithm: string | undefined,
+): AsyncIterable<IngestFile> {
+  for await (const file of readJsonLines<UploadedFile>(payloadFile))
+    yield {
+      path: file.path.split('/'),
+      sourcePath: `/${file.bagPath}`,
+      size: file.size,
+      expectedHashes: async () => (algorithm ? { [algorithm]: file.hashes[algorithm] } : {}),
+      open: () => zip.openEntry(`${root}data/${file.bagPath}`),
+    };
 }
