@@ -1,3 +1,4 @@
+import './native-crc32';
 import { unsafePathReason } from '@app/archive';
 import { createMultiHasher, createStreamHasher } from '@app/fixity';
 import archiver from 'archiver';
