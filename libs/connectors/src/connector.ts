@@ -69,6 +69,12 @@ export interface RemoteFile {
    */
   sourceHashes(wanted: readonly string[]): Promise<Record<string, string>>;
   /**
+   * The target keeps no checksums of its own (the filesystem): sourceHashes reads the whole file to compute
+   * them. A job that reads the bytes anyway takes the source's checksums from those bytes instead of reading
+   * the file a second time.
+   */
+  checksumsOfBytes?: true;
+  /**
    * The file's bytes, streamed; never buffered whole. Call it while the walk that yielded the file goes on,
    * or, for a walk given a `workDir`, as long as the job runs.
    */

@@ -20,7 +20,7 @@ import {
 } from '@app/metadata';
 import { TargetsRegistry, type Target } from '@app/targets';
 import { countFiles } from './count-files';
-import { compareChecksums, FixityTally, type FixityCheck } from './fixity';
+import { checksumsOfBytes, compareChecksums, FixityTally, type FixityCheck } from './fixity';
 import type { JobContext } from './job-context';
 import type { JobHandler, JobOutcome } from './job-handler';
 import { meter } from '@app/common';
@@ -165,7 +165,10 @@ export class DownloadJob implements JobHandler<'download'> {
     context: JobContext,
   ): Promise<ZippedFile> {
     // Sources are opened and their checksums fetched concurrently; the zip takes one entry at a time.
-    const [sourceHashes, stream] = await Promise.all([entry.sourceHashes(zip.vouched), entry.open()]);
+    const [fetched, stream] = await Promise.all([
+      entry.checksumsOfBytes ? null : entry.sourceHashes(zip.vouched),
+      entry.open(),
+    ]);
     const hashes = await zip.inTurn(() =>
       zip.writer.addPayloadFile(
         payloadPath,
@@ -174,6 +177,7 @@ export class DownloadJob implements JobHandler<'download'> {
         zip.vouched,
       ),
     );
+    const sourceHashes = fetched ?? checksumsOfBytes(zip.vouched, hashes);
     const check = compareChecksums(
       sourceHashes,
       hashes,

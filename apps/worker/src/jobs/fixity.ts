@@ -31,6 +31,18 @@ export function compareChecksums(
   return { failed: failures.length > 0, unverified: compared.length === 0, failures };
 }
 
+/**
+ * The source's checksums of a file whose target keeps none of its own (RemoteFile.checksumsOfBytes), taken
+ * from the bytes read: the first of `wanted` that was computed, as the target's sourceHashes would answer.
+ */
+export function checksumsOfBytes(
+  wanted: readonly string[],
+  computed: Readonly<Record<string, string>>,
+): Record<string, string> {
+  const algorithm = wanted.find((name) => computed[name] !== undefined);
+  return algorithm === undefined ? {} : { [algorithm]: computed[algorithm] };
+}
+
 /** Both checks of a written file: failed when either failed, unverified when neither compared anything. */
 export function bothChecks(first: FixityCheck, second: FixityCheck): FixityCheck {
   return {

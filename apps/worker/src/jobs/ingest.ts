@@ -3,7 +3,7 @@ import type { DuplicateAction, PutFileResult, ResourceWriter } from '@app/connec
 import { createStreamHasher, type StreamHasher } from '@app/fixity';
 import { JobStore } from '@app/jobs';
 import type { FtsFileEntry } from '@app/metadata';
-import { bothChecks, compareChecksums, FixityTally, type FixityCheck } from './fixity';
+import { bothChecks, checksumsOfBytes, compareChecksums, FixityTally, type FixityCheck } from './fixity';
 import type { JobContext } from './job-context';
 import { meter } from '@app/common';
 import { runLimited } from './run-limited';
@@ -17,6 +17,8 @@ export interface IngestFile {
   size: number;
   /** the checksums the source vouches for (a target's, a bag manifest's); empty when it has none */
   expectedHashes(): Promise<Record<string, string>>;
+  /** the source keeps no checksums: they are taken from the bytes that pass (RemoteFile.checksumsOfBytes) */
+  checksumsOfBytes?: true;
   open(): Promise<Readable>;
 }
 
@@ -147,21 +149,14 @@ class PassedBytes {
 }
 
 /**
- * The fixity of a written file: the bytes that passed against the source's checksums and against what the
- * destination stored. An ignored file is not compared: what passed (if anything did) is not what the target
- * keeps; unless an earlier run of the job wrote it, left unread now: what it stores against the source's.
+ * The fixity of a written file: the bytes that passed (null when the writer did not read them) against the
+ * source's checksums and against what the destination stored.
  */
-async function checkWritten(
+function checkWritten(
   stored: PutFileResult,
-  passed: PassedBytes,
+  digests: Record<string, string> | null,
   expected: Record<string, string>,
-  writtenEarlier: boolean,
-): Promise<FixityCheck> {
-  if (stored.outcome === 'ignored' && !writtenEarlier) {
-    passed.drop();
-    return { failed: false, unverified: false, failures: [] };
-  }
-  const digests = await passed.digest();
+): FixityCheck {
   if (!digests) {
     return compareChecksums(
       expected,
@@ -175,13 +170,15 @@ async function checkWritten(
   );
 }
 
+const NOT_COMPARED: FixityCheck = { failed: false, unverified: false, failures: [] };
+
 /** Writes one file and compares checksums on both sides. */
 async function writeFile(file: IngestFile, options: IngestOptions): Promise<FileReport> {
   // only what will be compared: the source's checksums and the destination's
   const algorithms = [...new Set([...options.sourceAlgorithms, ...options.destinationAlgorithms])];
   // the source's checksums are fetched while the bytes move, not before
-  const expecting = file.expectedHashes();
-  expecting.catch(() => undefined);
+  const expecting = file.checksumsOfBytes ? null : file.expectedHashes();
+  expecting?.catch(() => undefined);
   const passed = new PassedBytes(algorithms, file.size, options.context);
   let stored: PutFileResult;
   try {
@@ -194,9 +191,17 @@ async function writeFile(file: IngestFile, options: IngestOptions): Promise<File
     passed.drop();
     throw error;
   }
-  const expected = await expecting;
   const writtenEarlier = options.ownContainer && stored.outcome !== 'created';
-  const check = await checkWritten(stored, passed, expected, writtenEarlier);
+  // An ignored file is not compared: what passed (if anything did) is not what the target keeps; unless an
+  // earlier run of the job wrote it, left unread now: then what it stores is compared with the source's.
+  const compared = stored.outcome !== 'ignored' || writtenEarlier;
+  if (!compared) passed.drop();
+  const digests = compared ? await passed.digest() : null;
+  const expected =
+    file.checksumsOfBytes && digests
+      ? checksumsOfBytes(options.sourceAlgorithms, digests)
+      : await (expecting ?? file.expectedHashes());
+  const check = compared ? checkWritten(stored, digests, expected) : NOT_COMPARED;
   return {
     outcome: writtenEarlier ? 'created' : stored.outcome,
     check,

@@ -235,6 +235,7 @@ function ingestFile(file: RemoteFile, strip: number, algorithms: readonly string
     sourcePath: `/${file.path}`,
     size: file.size,
     expectedHashes: () => file.sourceHashes(algorithms),
+    checksumsOfBytes: file.checksumsOfBytes,
     open: () => file.open(),
   };
 }

@@ -215,6 +215,7 @@ class FilesystemSession implements ConnectorSession {
       kind: 'file',
       path,
       size: stats.size,
+      checksumsOfBytes: true,
       sourceHashes: async (wanted) => {
         // only the first algorithm it keeps: the file is read for it alone
         const algorithm = wanted.find((name) => (HASH_ALGORITHMS as readonly string[]).includes(name));
