@@ -89,7 +89,7 @@ export async function runJob(
     if (response.status !== 202)
       throw new Error(`${start.method} ${start.path}: ${response.status} ${await response.text()}`);
     for (;;) {
-      const answer = await fetch(`${base}${status.path}`, { headers: status.headers });
+      const answer = await pollOnce(`${base}${status.path}`, status.headers);
       if (answer.status === 200) {
         const result = (await answer.json()) as Record<string, unknown>;
         const seconds = (performance.now() - started) / 1000;
@@ -105,6 +105,21 @@ export async function runJob(
     }
   } finally {
     clearInterval(sampler);
+  }
+}
+
+/**
+ * One status poll. A poll may reuse a kept-alive connection at the moment the API closes it as idle (its
+ * 5 s keep-alive): when this process's own fake upstream has blocked its event loop past the client's margin,
+ * the reuse fails with "other side closed". Polling is idempotent, so such a poll is sent again.
+ */
+async function pollOnce(url: string, headers: Record<string, string>): Promise<Response> {
+  try {
+    return await fetch(url, { headers });
+  } catch (error) {
+    const code = ((error as Error).cause as { code?: string } | undefined)?.code;
+    if (code !== 'UND_ERR_SOCKET') throw error;
+    return fetch(url, { headers });
   }
 }
 
