@@ -9,18 +9,17 @@ import { startHashingWorker, type ThreadModules } from './hashing-worker';
  * writes every byte; with md5, sha256 and sha512 on top it ran out of CPU long before the disk did. Here each
  * chunk is copied into a slot of a shared buffer and hashed by the thread, so hashing and the rest overlap
  * on two cores. Slots are few, so a producer that outruns the thread waits (memory stays bounded).
+ *
+ * A stream opens with its first message, and an `update` with `last` (the stream's announced size is reached)
+ * also digests: a 1 MiB file then costs one message each way, not three and two (in a profile, messages took
+ * a sixth of the main thread's time).
  */
-/** What a stream's first message carries, so that opening a stream costs no message of its own. */
 interface Opening {
   shared: SharedArrayBuffer;
   algorithms: string[];
   size: number | undefined;
 }
 
-/**
- * `update` with `last` (the stream's announced size is reached) also digests: a 1 MiB file then costs one
- * message each way, not three and two (in a profile, messages took a sixth of the main thread's time).
- */
 type Request =
   | { op: 'update'; id: number; slot: number; length: number; open?: Opening; last: boolean }
   | { op: 'digest'; id: number; open?: Opening }
@@ -137,7 +136,8 @@ class ThreadedHasher implements StreamHasher {
   }
 
   drop(): void {
-    this.thread.drop(this);
+    // a stream that never sent anything is unknown to the thread
+    this.thread.drop(this, this.opening === null);
   }
 
   onReply(reply: Reply): void {
@@ -209,12 +209,12 @@ class HashingThread {
   }
 
   /**
-   * Forgets a stream that ends without a digest. One the thread already let go of (it failed, or the thread
-   * died) needs no message: sending one would start a thread that nothing releases.
+   * Forgets a stream that ends without a digest. One the thread never heard of, or already let go of (it
+   * failed, or the thread died), needs no message: sending one would start a thread that nothing releases.
    */
-  drop(hasher: ThreadedHasher): void {
+  drop(hasher: ThreadedHasher, opened: boolean): void {
     if (!this.active.has(hasher.id)) return;
-    this.post({ op: 'drop', id: hasher.id });
+    if (opened) this.post({ op: 'drop', id: hasher.id });
     this.release(hasher);
   }
 

@@ -43,19 +43,20 @@ export async function inspectPackage(inspection: PackageInspection): Promise<Upl
     const root = findBagRoot(zip.entries);
     const source = zipBagSource(zip, root);
     const listing = new PayloadListing(inspection, source, payload);
-    refuseInvalid(await validateBag(source, (file) => listing.add(file)));
+    const validation = await validateBag(source, (file) => listing.add(file));
+    refuseInvalid(validation);
     const projectTitle = inspection.newProject ? listing.singleTopFolder() : null;
     if (projectTitle !== null) listing.names.project(projectTitle);
     listing.names.finish();
     await payload.close();
-    const { files, bytes, nested, algorithms } = listing;
+    const { files, bytes, nested } = listing;
     return {
       root,
       projectTitle,
       files,
       bytes,
       nested,
-      algorithms,
+      algorithms: validation.algorithms,
       metadata: await listing.metadata(
         zip.entries.some((entry) => entry.path === `${root}${FTS_METADATA_FILE}`),
       ),
@@ -91,7 +92,6 @@ class PayloadListing {
   files = 0;
   bytes = 0;
   nested = false;
-  algorithms: string[] = [];
   /** what data/ holds at its top: whether files, and up to two folders (one is all a new project may have) */
   private readonly top = { files: false, folders: new Set<string>() };
   /** the payload's own metadata file, when valid */
@@ -131,7 +131,6 @@ class PayloadListing {
     this.files += 1;
     this.bytes += file.size;
     this.nested ||= record.path.includes('/');
-    this.algorithms = Object.keys(file.hashes);
     await this.payload.append(record);
   }
 
