@@ -329,7 +329,7 @@ describe('the presqt command-line client (built CLI against the real API, worker
     const { status, stdout, stderr } = await run.done;
     expect(status).toBe(130);
     expect(stdout).toBe('');
-    expect(stderr).toBe('presqt: Interrupted: Download was cancelled by the user.\n');
+    expect(stderr).toBe('presqt: Interrupted: Download was cancelled by the user\n');
     const after = await request(stack.baseUrl)
       .get('/api_v1/job_status/download.json/')
       .set('presqt-source-token', TOKEN);
@@ -349,10 +349,10 @@ describe('the presqt command-line client (built CLI against the real API, worker
       (body) => body.status === 'in_progress',
     );
     const cancel = await presqt(['cancel', 'transfer', 'src', 'dst']);
-    expect(cancel).toMatchObject({ status: 0, stdout: 'Transfer was cancelled by the user.\n' });
+    expect(cancel).toMatchObject({ status: 0, stdout: 'Transfer was cancelled by the user\n' });
     const { status, stdout, stderr } = await run.done;
     expect(status).toBe(3);
-    expect(stderr).toBe('presqt: The transfer was cancelled: Transfer was cancelled by the user.\n');
+    expect(stderr).toBe('presqt: The transfer was cancelled: Transfer was cancelled by the user\n');
     expect(json(stdout)).toMatchObject({ exit_status: 3, job: { status: 'cancelled', status_code: '499' } });
     const again = await presqt(['cancel', 'transfer', 'src', 'dst']);
     expect(again.status).toBe(1);

@@ -433,9 +433,9 @@ describe('the PresQT web client against the real API, worker and Redis', () => {
       .set({ ...BOTH, 'content-type': EMPTY_FORM })
       .send('')
       .expect(200);
-    expect(cancelled.body).toEqual({ status_code: '499', message: 'Transfer was cancelled by the user.' });
+    expect(cancelled.body).toEqual({ status_code: '499', message: 'Transfer was cancelled by the user' });
     const polled = await http.get('/api_v1/job_status/transfer/').set(BOTH).expect(500);
-    expect(polled.body).toMatchObject({ status_code: '499', message: 'Transfer was cancelled by the user.' });
+    expect(polled.body).toMatchObject({ status_code: '499', message: 'Transfer was cancelled by the user' });
   });
 
   it('answers JSON on every error of both download status variants, and a string message while pending', async () => {
@@ -468,7 +468,7 @@ describe('the PresQT web client against the real API, worker and Redis', () => {
       expect(cancelled.type).toBe('application/json');
       expect(cancelled.body).toMatchObject({
         status_code: '499',
-        message: 'Download was cancelled by the user.',
+        message: 'Download was cancelled by the user',
       });
     }
     // a cancel of a job that has ended answers 406, with JSON too

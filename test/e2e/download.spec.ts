@@ -185,7 +185,7 @@ describe('downloads (real API, worker and Redis)', () => {
       (body) => Number(body.bytes_finished) > 0,
     );
     const cancel = await http.patch('/api_v1/job_status/download/').set(ALICE).expect(200);
-    expect(cancel.body).toEqual({ status_code: '499', message: 'Download was cancelled by the user.' });
+    expect(cancel.body).toEqual({ status_code: '499', message: 'Download was cancelled by the user' });
 
     const after = await http.get('/api_v1/job_status/download.json').set(ALICE).expect(500);
     expect(after.body).toMatchObject({ status: 'cancelled', status_code: '499' });

@@ -285,7 +285,7 @@ describe('jobs across killed workers', () => {
       .expect(202);
     await pollUntil(stack.baseUrl, '/api_v1/job_status/upload/', token, (b) => Number(b.files_finished) > 0);
     const cancel = await http.patch('/api_v1/job_status/upload/').set(token).expect(200);
-    expect(cancel.body).toEqual({ status_code: '499', message: 'Upload was cancelled by the user.' });
+    expect(cancel.body).toEqual({ status_code: '499', message: 'Upload was cancelled by the user' });
     const status = await http.get('/api_v1/job_status/upload/').set(token).expect(500);
     expect(status.body).toMatchObject({ status: 'cancelled', status_code: '499' });
     // the project made for the upload goes with what was written into it, so a new upload takes its name

@@ -351,7 +351,7 @@ describe('transfers (real API, worker and Redis)', () => {
       (b) => Number(b.files_finished) > 0,
     );
     const cancelled = await http.patch('/api_v1/job_status/transfer/').set(TOKENS).expect(200);
-    expect(cancelled.body).toEqual({ status_code: '499', message: 'Transfer was cancelled by the user.' });
+    expect(cancelled.body).toEqual({ status_code: '499', message: 'Transfer was cancelled by the user' });
     const status = await http.get('/api_v1/job_status/transfer/').set(TOKENS).expect(500);
     expect(status.body).toMatchObject({ status: 'cancelled', status_code: '499' });
     await http.get('/api_v1/job_status/transfer/').set({ 'presqt-source-token': 'alice-token' }).expect(400);

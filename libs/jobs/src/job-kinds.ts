@@ -92,7 +92,10 @@ export function startedMessage(kind: JobKind): string {
   return `${JOB_KIND_DESCRIPTIONS[kind].title} is being processed on the server.`;
 }
 
-/** The message of a run the user cancelled. */
+/**
+ * The message of a run the user cancelled, without a closing period as the first implementation wrote it: the
+ * PresQT web client goes on with the sentence ("... by the user. Some resources may have still been uploaded.").
+ */
 export function cancelledMessage(kind: JobKind): string {
-  return `${JOB_KIND_DESCRIPTIONS[kind].title} was cancelled by the user.`;
+  return `${JOB_KIND_DESCRIPTIONS[kind].title} was cancelled by the user`;
 }
