@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Agent, fetch } from 'undici';
 import { verifyBagZip } from './jobs';
 
 /** Where the real service serves its API, below its host. */
@@ -47,7 +48,13 @@ export interface FakeProposer {
  * BagIt zip (with the independent Python verifier); it fails, as the real one would, when the fetch or the
  * check fails.
  */
-export async function startFakeProposer(): Promise<FakeProposer> {
+export async function startFakeProposer(
+  options: { trustedCertificate?: Buffer } = {},
+): Promise<FakeProposer> {
+  // a service behind TLS with a certificate of its own (test/browser) is fetched trusting that certificate
+  const dispatcher = options.trustedCertificate
+    ? new Agent({ connect: { ca: options.trustedCertificate } })
+    : undefined;
   const tasks = new Map<string, FakeProposalTask>();
   const submittedDataUrls: string[] = [];
   let nextId = 1;
@@ -127,7 +134,7 @@ export async function startFakeProposer(): Promise<FakeProposer> {
   async function run(task: FakeProposalTask): Promise<void> {
     const dir = mkdtempSync(join(tmpdir(), 'presqt-proposer-'));
     try {
-      const fetched = await fetch(task.dataUrl);
+      const fetched = await fetch(task.dataUrl, { dispatcher });
       const data = Buffer.from(await fetched.arrayBuffer());
       task.fetched = {
         status: fetched.status,
