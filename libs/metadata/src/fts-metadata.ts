@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Ajv from 'ajv';
+import type { SpilledList } from '@app/common';
 import schema from './fts-metadata.schema.json';
 
 /** The service's metadata file, kept with every resource it moves (docs/behaviour.md#metadata-file). */
@@ -19,6 +20,12 @@ export interface FtsFileEntry {
   extra: Record<string, unknown>;
 }
 
+/**
+ * The files an action lists: the entries, or, in the action of the job writing the file, the JSON-lines file
+ * of them (one per file the job handled, which may be 100,000), which stringifySpilled reads back.
+ */
+export type FtsFileList = FtsFileEntry[] | SpilledList<FtsFileEntry>;
+
 export interface FtsAction {
   id: string;
   details: string;
@@ -29,7 +36,7 @@ export interface FtsAction {
   sourceUsername: string | number | null;
   destinationUsername: string | number | null;
   keywords: Record<string, unknown>;
-  files: { created: FtsFileEntry[]; updated: FtsFileEntry[]; ignored: FtsFileEntry[] };
+  files: { created: FtsFileList; updated: FtsFileList; ignored: FtsFileList };
 }
 
 export interface FtsMetadata {
