@@ -69,7 +69,7 @@ export class DownloadJob implements JobHandler<'download'> {
     try {
       const existingMetadata = await this.zipFiles(zip, session, resource, context, workDir);
       context.setMessage('Creating PRESQT_FTS_METADATA...');
-      zip.writer.addTagFile(FTS_METADATA_FILE, downloadMetadata(target, session, zip, existingMetadata));
+      await zip.writer.addTagFile(FTS_METADATA_FILE, downloadMetadata(target, session, zip, existingMetadata));
       await zip.writer.finalize();
     } catch (error) {
       // removes the partial zip; earlier ones go with the run's directory when the job ends
@@ -107,6 +107,7 @@ export class DownloadJob implements JobHandler<'download'> {
         'Bag-Software-Agent': SOFTWARE_AGENT,
         'External-Identifier': `${target.name}:${resource.id}`,
       },
+      spillDir: workDir,
     });
     return {
       name,
