@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Ajv from 'ajv';
-import type { SpilledList } from '@app/common';
+import { stringifySpilled, type SpilledList } from '@app/common';
 import schema from './fts-metadata.schema.json';
 
 /** The service's metadata file, kept with every resource it moves (docs/behaviour.md#metadata-file). */
@@ -46,6 +46,11 @@ export interface FtsMetadata {
 }
 
 const validate = new Ajv({ allErrors: false, allowUnionTypes: true }).compile<FtsMetadata>(schema);
+
+/** The metadata file's content, in UTF-8 pieces, with the spilled file lists read back as it goes. */
+export async function* ftsMetadataBytes(metadata: FtsMetadata): AsyncIterable<Buffer> {
+  for await (const piece of stringifySpilled(metadata)) yield Buffer.from(piece);
+}
 
 /** The parsed file when it is JSON that follows the schema; null otherwise. */
 export function parseFtsMetadata(text: string): FtsMetadata | null {

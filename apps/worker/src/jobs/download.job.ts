@@ -15,6 +15,7 @@ import { JobStore, TokenCipher, type DownloadPayload } from '@app/jobs';
 import {
   FTS_METADATA_FILE,
   INVALID_FTS_METADATA_FILE,
+  ftsMetadataBytes,
   mergeFtsMetadata,
   newAction,
   type FtsFileEntry,
@@ -25,7 +26,7 @@ import { countFiles } from './count-files';
 import { checksumsOfBytes, compareChecksums, FixityTally, type FixityCheck } from './fixity';
 import type { JobContext } from './job-context';
 import type { JobHandler, JobOutcome } from './job-handler';
-import { JsonLinesWriter, meter, SpilledList, stringifySpilled } from '@app/common';
+import { JsonLinesWriter, meter, SpilledList } from '@app/common';
 import { runLimited } from './run-limited';
 import { PartialZips, type EarlierEntry } from './zip-resume';
 
@@ -76,7 +77,7 @@ export class DownloadJob implements JobHandler<'download'> {
       context.setMessage('Creating PRESQT_FTS_METADATA...');
       await zip.entries.close();
       const metadata = downloadMetadata(target, session, zip, existingMetadata);
-      await zip.writer.addTagFile(FTS_METADATA_FILE, Readable.from(stringifySpilled(metadata)));
+      await zip.writer.addTagFile(FTS_METADATA_FILE, Readable.from(ftsMetadataBytes(metadata)));
       await zip.writer.finalize();
     } catch (error) {
       // removes the partial zip; earlier ones go with the run's directory when the job ends
