@@ -204,7 +204,7 @@ export class BagZipWriter {
   private checkReady(): void {
     // a file piped into a dead archive would wait for ever
     if (this.failure) throw this.failure;
-    if (this.current) throw new Error('A file was added before the previous one was');
+    if (this.current) throw new Error('A file was added before the previous one had gone into the zip');
   }
 
   /** Streams `content` into the zip entry `path` through `through`; resolves once it all went through. */

@@ -57,7 +57,7 @@ export async function* readJsonLines<T>(path: string): AsyncIterable<T> {
 
 /** A list JsonLinesWriter wrote (and closed), standing in for an array in a value given to stringifySpilled. */
 export class SpilledList<T> {
-  /** only for the type: the records' */
+  /** never set: ties a list to its records' type, so that a list of one kind can't pass for another */
   declare private readonly record?: T;
 
   constructor(readonly path: string) {}
