@@ -554,6 +554,7 @@ describe('BagZipWriter', () => {
         'External-Identifier': 'lab:abc',
         'Contact-Name': ['Ada', 'Grace'],
       },
+      spillDir: dir,
     });
     returned.set(
       'big.bin',
@@ -562,7 +563,7 @@ describe('BagZipWriter', () => {
     for (const [path, content] of Object.entries(texts))
       returned.set(path, await writer.addPayloadFile(path, Readable.from([Buffer.from(content)])));
     writer.addDirectory('empty folder');
-    writer.addTagFile('PRESQT_FTS_METADATA.json', '{"actions": []}\n');
+    await writer.addTagFile('PRESQT_FTS_METADATA.json', Readable.from(['{"actions": ', '[]}\n']));
     await writer.finalize();
   });
 
@@ -646,28 +647,68 @@ describe('BagZipWriter', () => {
     });
   });
 
+  it('streams payload manifests spilled to disk, covered by the tag manifests, and removes the spill', async () => {
+    const spillDir = await mkdtemp(join(dir, 'spill-'));
+    const zipFile = join(dir, 'many.zip');
+    const writer = new BagZipWriter({ output: zipFile, rootName: 'many', spillDir });
+    const expected: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const content = `file ${i}\n`;
+      await writer.addPayloadFile(`f/${i}\n.txt`, Readable.from([Buffer.from(content)]));
+      expected.push(`${sha256(content)}  data/f/${i}%0A.txt\n`);
+    }
+    expect(readdirSync(spillDir)).toHaveLength(1);
+    await writer.finalize();
+    expect(readdirSync(spillDir)).toEqual([]);
+    const zip = await openZip(zipFile);
+    try {
+      const manifest = await text(await zip.openEntry('many/manifest-sha256.txt'));
+      expect(manifest).toBe(expected.join(''));
+      const tagManifest = await text(await zip.openEntry('many/tagmanifest-sha512.txt'));
+      const manifest512 = await text(await zip.openEntry('many/manifest-sha512.txt'));
+      expect(tagManifest).toContain(`${sha512(manifest512)}  manifest-sha512.txt\n`);
+      expect(tagManifest).toContain(`${sha512(manifest)}  manifest-sha256.txt\n`);
+      const bagInfo = await text(await zip.openEntry('many/bag-info.txt'));
+      const bytes = expected.reduce((sum, _line, i) => sum + `file ${i}\n`.length, 0);
+      expect(bagInfo).toContain(`Payload-Oxum: ${bytes}.3000\n`);
+    } finally {
+      zip.close();
+    }
+  });
+
+  it('removes its spilled manifests when aborted', async () => {
+    const spillDir = await mkdtemp(join(dir, 'spill-'));
+    const writer = new BagZipWriter({ output: new PassThrough().resume(), rootName: 'gone', spillDir });
+    await writer.addPayloadFile('a.txt', Readable.from([Buffer.from('a')]));
+    await writer.abort();
+    expect(readdirSync(spillDir)).toEqual([]);
+  });
+
   it('refuses a payload whose source gives fewer bytes than announced', async () => {
-    const writer = new BagZipWriter({ output: new PassThrough().resume(), rootName: 'short' });
+    const writer = new BagZipWriter({ output: new PassThrough().resume(), rootName: 'short', spillDir: dir });
     await expect(writer.addPayloadFile('a.bin', Readable.from([Buffer.from('abc')]), 10)).rejects.toThrow(
       'data/a.bin: the source gave 3 bytes where 10 were announced',
     );
     await writer.abort();
   });
 
-  it('refuses unsafe or reserved names', () => {
-    const writer = new BagZipWriter({ output: new PassThrough().resume(), rootName: 'names' });
+  it('refuses unsafe or reserved names', async () => {
+    const writer = new BagZipWriter({ output: new PassThrough().resume(), rootName: 'names', spillDir: dir });
     expect(() => writer.addDirectory('../up')).toThrow("contains a '..' segment");
-    expect(() => writer.addTagFile('manifest-sha256.txt', '')).toThrow('made by the writer');
-    expect(() => new BagZipWriter({ output: new PassThrough(), rootName: 'a/b' })).toThrow("contains a '/'");
+    await expect(writer.addTagFile('manifest-sha256.txt', '')).rejects.toThrow('made by the writer');
+    expect(() => new BagZipWriter({ output: new PassThrough(), rootName: 'a/b', spillDir: dir })).toThrow(
+      "contains a '/'",
+    );
     expect(
-      () => new BagZipWriter({ output: new PassThrough(), rootName: 'r', algorithms: ['crc32'] }),
+      () =>
+        new BagZipWriter({ output: new PassThrough(), rootName: 'r', algorithms: ['crc32'], spillDir: dir }),
     ).toThrow('Unsupported manifest algorithms: crc32');
-    return writer.abort();
+    await writer.abort();
   });
 
   it('abort() stops a file being written, and removes the zip it made', async () => {
     const path = join(dir, 'aborted.zip');
-    const writer = new BagZipWriter({ output: path, rootName: 'aborted' });
+    const writer = new BagZipWriter({ output: path, rootName: 'aborted', spillDir: dir });
     const endless = new Readable({ read: () => undefined });
     endless.push(randomBytes(1 << 16));
     const adding = writer.addPayloadFile('endless.bin', endless);
@@ -678,7 +719,7 @@ describe('BagZipWriter', () => {
   });
 
   it('refuses files added after abort() at once instead of waiting on the dead zip', async () => {
-    const writer = new BagZipWriter({ output: new PassThrough(), rootName: 'aborted' });
+    const writer = new BagZipWriter({ output: new PassThrough(), rootName: 'aborted', spillDir: dir });
     await writer.abort();
     await expect(writer.addPayloadFile('late.txt', Readable.from([Buffer.from('late')]))).rejects.toThrow(
       'aborted',

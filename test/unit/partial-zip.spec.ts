@@ -28,7 +28,7 @@ describe('completeZipEntries (resuming a zip whose writer was killed)', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'partial-zip-'));
     zipPath = join(dir, 'bag.zip');
-    const writer = new BagZipWriter({ output: zipPath, rootName: 'bag' });
+    const writer = new BagZipWriter({ output: zipPath, rootName: 'bag', spillDir: dir });
     for (const [path, content] of files) await writer.addPayloadFile(path, Readable.from([content]));
     await writer.finalize();
   });

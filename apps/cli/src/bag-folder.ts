@@ -1,7 +1,7 @@
 import { BagZipWriter } from '@app/bagit/bag-zip-writer';
 import { createReadStream } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
-import { basename, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { addAbortSignal } from 'node:stream';
 import { humanBytes } from './output';
 import type { Session } from './session';
@@ -29,6 +29,8 @@ export async function bagFolder(session: Session, folder: string, zipPath: strin
       'Bag-Software-Agent': 'presqt command-line client',
       'External-Description': `Bagged from ${name}`,
     },
+    // the zip's temporary directory, removed with it
+    spillDir: dirname(zipPath),
   });
   const bar = session.progress('Bagging ');
   let bytes = 0;

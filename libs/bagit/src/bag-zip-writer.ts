@@ -2,9 +2,11 @@ import './native-crc32';
 import { unsafePathReason } from '@app/archive';
 import { createMultiHasher, createStreamHasher } from '@app/fixity';
 import archiver from 'archiver';
-import { createWriteStream } from 'node:fs';
+import { LinesWriter } from '@app/common';
+import { createReadStream, createWriteStream, mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { Transform, type Readable, type Writable } from 'node:stream';
+import { join } from 'node:path';
+import { Readable, Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { SUPPORTED_ALGORITHMS, encodeManifestPath } from './tag-files';
 
@@ -23,6 +25,11 @@ export interface BagZipWriterOptions {
    * today; Payload-Oxum is computed.
    */
   bagInfo?: Record<string, string | readonly string[]>;
+  /**
+   * A directory where the payload manifests wait on disk until finalize() (in a folder of their own, removed
+   * by finalize() and abort()), so that memory does not grow with the number of files.
+   */
+  spillDir: string;
 }
 
 /** Extensions of text formats, which deflate well; everything else (images, archives, data) is stored. */
@@ -65,11 +72,12 @@ export class BagZipWriter {
   private readonly ownedPath: string | null;
   /** settles when the zip is fully written to the output, or when writing failed */
   private readonly written: Promise<void>;
-  private readonly payload: ManifestLine[] = [];
+  private readonly manifests: SpilledManifests;
   private readonly tagFiles: ManifestLine[] = [];
   private readonly names = new Set<string>();
+  private payloadFiles = 0;
   private payloadBytes = 0;
-  /** the payload file streaming in, to fail it when the zip fails */
+  /** the file streaming in, to fail it when the zip fails */
   private current: Transform | null = null;
   /** why the zip can no longer be written (aborted, or its output failed); later additions fail with it */
   private failure: Error | null = null;
@@ -89,6 +97,8 @@ export class BagZipWriter {
     if (badLabel) throw new Error(`bag-info.txt can't take the label ${JSON.stringify(badLabel[0])}`);
     if (!this.bagInfo.some(([label]) => label === 'Bagging-Date'))
       this.bagInfo.unshift(['Bagging-Date', new Date().toISOString().slice(0, 10)]);
+
+    this.manifests = new SpilledManifests(options.spillDir, this.algorithms);
 
     this.ownedPath = typeof options.output === 'string' ? options.output : null;
     const output = typeof options.output === 'string' ? createWriteStream(options.output) : options.output;
@@ -111,9 +121,7 @@ export class BagZipWriter {
     size?: number,
     alsoHash: readonly string[] = [],
   ): Promise<Record<string, string>> {
-    // a file piped into a dead archive would wait for ever
-    if (this.failure) throw this.failure;
-    if (this.current) throw new Error('addPayloadFile was called before the previous file was added');
+    this.checkReady();
     const path = this.claim(`data/${checkedRelativePath(relativePath, 'payload path')}`);
     const hasher = createStreamHasher([...new Set([...this.algorithms, ...alsoHash])], size);
     let bytes = 0;
@@ -124,15 +132,11 @@ export class BagZipWriter {
         hasher.update(chunk).then(() => callback(null, chunk), callback);
       },
     });
-    this.current = hashing;
-    this.archive.append(hashing, { name: this.root + path, store: !looksLikeText(path) });
     try {
-      await pipeline(content, hashing);
+      await this.streamEntry(path, content, hashing);
     } catch (error) {
       hasher.drop();
       throw error;
-    } finally {
-      this.current = null;
     }
     const digest = hasher.digest();
     if (size !== undefined && bytes !== size) {
@@ -140,7 +144,8 @@ export class BagZipWriter {
       throw new Error(`${path}: the source gave ${bytes} bytes where ${size} were announced`);
     }
     const hashes = await digest;
-    this.payload.push({ path, hashes });
+    await this.manifests.add({ path, hashes });
+    this.payloadFiles++;
     this.payloadBytes += bytes;
     return hashes;
   }
@@ -154,32 +159,37 @@ export class BagZipWriter {
     this.archive.append(Buffer.alloc(0), { name: `${this.root}${path}/` });
   }
 
-  /** A tag file at the bag's root (e.g. PRESQT_FTS_METADATA.json), covered by the tag manifests. */
-  addTagFile(name: string, content: string | Buffer): void {
+  /**
+   * A tag file at the bag's root (e.g. PRESQT_FTS_METADATA.json), covered by the tag manifests; resolves once
+   * all its content went through. Like payload files, add one at a time.
+   */
+  async addTagFile(name: string, content: string | Readable): Promise<void> {
     if (name.startsWith('data/') || RESERVED_TAG_FILE.test(name))
       throw new Error(`${name} can't be added as a tag file: it is payload or made by the writer`);
-    this.appendTagFile(checkedRelativePath(name, 'tag file name'), content);
+    await this.appendTagFile(checkedRelativePath(name, 'tag file name'), content);
   }
 
   /** Writes the tag files and the zip's central directory; resolves once the output has all of it. */
   async finalize(): Promise<void> {
-    this.appendTagFile('bagit.txt', 'BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n');
+    await this.appendTagFile('bagit.txt', 'BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n');
     const bagInfo: [string, string][] = [
       ...this.bagInfo,
-      ['Payload-Oxum', `${this.payloadBytes}.${this.payload.length}`],
+      ['Payload-Oxum', `${this.payloadBytes}.${this.payloadFiles}`],
     ];
     // a value must stay on its line
-    this.appendTagFile(
+    await this.appendTagFile(
       'bag-info.txt',
       bagInfo.map(([label, value]) => `${label}: ${value.replace(/\s*[\r\n]+\s*/g, ' ')}\n`).join(''),
     );
+    await this.manifests.close();
     for (const algorithm of this.algorithms)
-      this.appendTagFile(`manifest-${algorithm}.txt`, manifest(this.payload, algorithm));
+      await this.appendTagFile(`manifest-${algorithm}.txt`, this.manifests.open(algorithm));
     const tagFiles = [...this.tagFiles];
     for (const algorithm of this.algorithms)
-      this.appendTagFile(`tagmanifest-${algorithm}.txt`, manifest(tagFiles, algorithm));
+      await this.appendTagFile(`tagmanifest-${algorithm}.txt`, manifest(tagFiles, algorithm));
     await this.archive.finalize();
     await this.written;
+    await this.manifests.remove();
   }
 
   /** Stops writing (a cancelled job): the zip is left incomplete, and removed when the writer made the file. */
@@ -187,7 +197,25 @@ export class BagZipWriter {
     this.failure ??= new Error('The bag zip was aborted');
     this.archive.destroy(this.failure);
     await this.written.catch(() => undefined);
+    await this.manifests.remove();
     if (this.ownedPath !== null) await rm(this.ownedPath, { force: true });
+  }
+
+  private checkReady(): void {
+    // a file piped into a dead archive would wait for ever
+    if (this.failure) throw this.failure;
+    if (this.current) throw new Error('A file was added before the previous one had gone into the zip');
+  }
+
+  /** Streams `content` into the zip entry `path` through `through`; resolves once it all went through. */
+  private async streamEntry(path: string, content: Readable, through: Transform): Promise<void> {
+    this.current = through;
+    this.archive.append(through, { name: this.root + path, store: !looksLikeText(path) });
+    try {
+      await pipeline(content, through);
+    } finally {
+      this.current = null;
+    }
   }
 
   private claim(path: string): string {
@@ -196,15 +224,64 @@ export class BagZipWriter {
     return path;
   }
 
-  private appendTagFile(name: string, content: string | Buffer): void {
-    const bytes = Buffer.from(content);
+  /** A tag file into the zip, hashed as it streams, for the tag manifests. */
+  private async appendTagFile(name: string, content: string | Readable): Promise<void> {
+    this.checkReady();
+    const path = this.claim(name);
     const hasher = createMultiHasher(this.algorithms);
-    hasher.update(bytes);
-    this.tagFiles.push({ path: this.claim(name), hashes: hasher.digest() });
-    this.archive.append(bytes, { name: this.root + name, store: !looksLikeText(name) });
+    const hashing = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        hasher.update(chunk);
+        callback(null, chunk);
+      },
+    });
+    await this.streamEntry(path, typeof content === 'string' ? Readable.from([content]) : content, hashing);
+    this.tagFiles.push({ path, hashes: hasher.digest() });
   }
 }
 
+function manifestLine({ path, hashes }: ManifestLine, algorithm: string): string {
+  return `${hashes[algorithm]}  ${encodeManifestPath(path)}`;
+}
+
 function manifest(lines: ManifestLine[], algorithm: string): string {
-  return lines.map(({ path, hashes }) => `${hashes[algorithm]}  ${encodeManifestPath(path)}\n`).join('');
+  return lines.map((line) => `${manifestLine(line, algorithm)}\n`).join('');
+}
+
+/** The payload manifests of a bag in the making, each a text file in a folder of their own until finalize(). */
+class SpilledManifests {
+  private readonly dir: string;
+  private readonly files: Map<string, LinesWriter<ManifestLine>>;
+
+  constructor(spillDir: string, algorithms: readonly string[]) {
+    this.dir = mkdtempSync(join(spillDir, 'bag-manifests-'));
+    this.files = new Map(
+      algorithms.map((algorithm) => [
+        algorithm,
+        new LinesWriter<ManifestLine>(this.path(algorithm), (line) => manifestLine(line, algorithm)),
+      ]),
+    );
+  }
+
+  async add(line: ManifestLine): Promise<void> {
+    await Promise.all([...this.files.values()].map((file) => file.append(line)));
+  }
+
+  /** Resolves once every manifest is on disk, to be opened. */
+  async close(): Promise<void> {
+    await Promise.all([...this.files.values()].map((file) => file.close()));
+  }
+
+  open(algorithm: string): Readable {
+    return createReadStream(this.path(algorithm));
+  }
+
+  async remove(): Promise<void> {
+    await Promise.all([...this.files.values()].map((file) => file.discard()));
+    await rm(this.dir, { recursive: true, force: true });
+  }
+
+  private path(algorithm: string): string {
+    return join(this.dir, `manifest-${algorithm}.txt`);
+  }
 }

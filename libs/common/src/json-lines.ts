@@ -1,25 +1,32 @@
+import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
 import { createInterface } from 'node:readline';
 
 /**
- * A list too long to hold in memory (one record per file of a bag that may hold 100,000), kept on disk as
- * one JSON text per line. JSON escapes line breaks inside strings, so a line is always one record.
+ * A text file written one line at a time, each line made of one record by `encode`; appending waits while
+ * the file is behind, so that lines do not pile up in memory.
  */
-export class JsonLinesWriter<T> {
+export class LinesWriter<T> {
   private readonly output: WriteStream;
+  /** why the file can't be written (a full disk); kept so that it fails the next append, not the process */
+  private failure: Error | null = null;
 
-  constructor(path: string) {
+  constructor(
+    path: string,
+    private readonly encode: (record: T) => string,
+  ) {
     this.output = createWriteStream(path);
+    this.output.on('error', (error) => (this.failure ??= error));
   }
 
-  /** Waits while the file is behind, so that records do not pile up in memory. */
   async append(record: T): Promise<void> {
-    if (!this.output.write(`${JSON.stringify(record)}\n`)) await once(this.output, 'drain');
+    if (this.failure) throw this.failure;
+    if (!this.output.write(`${this.encode(record)}\n`)) await once(this.output, 'drain');
   }
 
-  /** Resolves once every record is on disk. */
+  /** Resolves once every line is on disk. */
   async close(): Promise<void> {
     this.output.end();
     await finished(this.output);
@@ -32,8 +39,71 @@ export class JsonLinesWriter<T> {
   }
 }
 
+/**
+ * A list too long to hold in memory (one record per file of a bag that may hold 100,000), kept on disk as
+ * one JSON text per line. JSON escapes line breaks inside strings, so a line is always one record.
+ */
+export class JsonLinesWriter<T> extends LinesWriter<T> {
+  constructor(path: string) {
+    super(path, (record) => JSON.stringify(record));
+  }
+}
+
 /** The records of a file JsonLinesWriter wrote, one at a time. */
 export async function* readJsonLines<T>(path: string): AsyncIterable<T> {
   const lines = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
   for await (const line of lines) if (line !== '') yield JSON.parse(line) as T;
+}
+
+/** A list JsonLinesWriter wrote (and closed), standing in for an array in a value given to stringifySpilled. */
+export class SpilledList<T> {
+  /** never set: ties a list to its records' type, so that a list of one kind can't pass for another */
+  declare private readonly record?: T;
+
+  constructor(readonly path: string) {}
+}
+
+/** Text is handed on in pieces of about this size rather than one piece per record. */
+const PIECE_CHARS = 1 << 16;
+
+/**
+ * The text of `JSON.stringify(value, null, 2)` with each SpilledList in `value` written as the array of its
+ * records, made a piece at a time so that no list is ever in memory whole.
+ */
+export async function* stringifySpilled(value: unknown): AsyncIterable<string> {
+  // each list is first written as a placeholder string no value can hold by chance, then replaced
+  const nonce = randomUUID();
+  const lists: SpilledList<unknown>[] = [];
+  const text = JSON.stringify(
+    value,
+    (_key, member: unknown) =>
+      member instanceof SpilledList ? `${nonce}:${lists.push(member) - 1}` : member,
+    2,
+  );
+  let from = 0;
+  for (const placeholder of text.matchAll(new RegExp(`"${nonce}:(\\d+)"`, 'g'))) {
+    const at = placeholder.index;
+    yield text.slice(from, at);
+    const line = text.slice(text.lastIndexOf('\n', at) + 1, at);
+    yield* stringifyList(lists[Number(placeholder[1])].path, /^ */.exec(line)?.[0] ?? '');
+    from = at + placeholder[0].length;
+  }
+  yield text.slice(from);
+}
+
+/** A spilled list as JSON.stringify(list, null, 2) writes it on a line indented by `indent`. */
+async function* stringifyList(path: string, indent: string): AsyncIterable<string> {
+  const inner = `\n${indent}  `;
+  let piece = '';
+  let empty = true;
+  for await (const record of readJsonLines(path)) {
+    // JSON text holds no raw line break but between its members, so indenting after each one is exact
+    piece += `${empty ? '[' : ','}${inner}${JSON.stringify(record, null, 2).replaceAll('\n', inner)}`;
+    empty = false;
+    if (piece.length >= PIECE_CHARS) {
+      yield piece;
+      piece = '';
+    }
+  }
+  yield empty ? '[]' : `${piece}\n${indent}]`;
 }

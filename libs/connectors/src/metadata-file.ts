@@ -1,5 +1,11 @@
 import { Readable } from 'node:stream';
-import { FTS_METADATA_FILE, MAX_FTS_METADATA_BYTES, parseFtsMetadata, type FtsMetadata } from '@app/metadata';
+import {
+  FTS_METADATA_FILE,
+  MAX_FTS_METADATA_BYTES,
+  ftsMetadataBytes,
+  parseFtsMetadata,
+  type FtsMetadata,
+} from '@app/metadata';
 import type { ConnectorSession, RemoteFile, ResourceWriter } from './connector';
 
 /** Whether a walked file is the metadata file at the top of the walked resource. */
@@ -32,10 +38,12 @@ export async function findMetadataFile(
 
 /** Writes the metadata file at the top of the writer's container, replacing the one merged into it. */
 export async function writeMetadataFile(writer: ResourceWriter, metadata: FtsMetadata): Promise<void> {
-  const content = Buffer.from(JSON.stringify(metadata, null, 2));
+  // its file lists may be too long to hold (spilled), so the size is counted on a first pass
+  let size = 0;
+  for await (const piece of ftsMetadataBytes(metadata)) size += piece.length;
   await writer.putFile(
     [FTS_METADATA_FILE],
-    { size: content.length, open: async () => Readable.from([content]) },
+    { size, open: async () => Readable.from(ftsMetadataBytes(metadata)) },
     'update',
   );
 }

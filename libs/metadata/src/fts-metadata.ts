@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Ajv from 'ajv';
+import { stringifySpilled, type SpilledList } from '@app/common';
 import schema from './fts-metadata.schema.json';
 
 /** The service's metadata file, kept with every resource it moves (docs/behaviour.md#metadata-file). */
@@ -19,6 +20,12 @@ export interface FtsFileEntry {
   extra: Record<string, unknown>;
 }
 
+/**
+ * The files an action lists: the entries, or, in the action of the job writing the file, the JSON-lines file
+ * of them (one per file the job handled, which may be 100,000), which stringifySpilled reads back.
+ */
+export type FtsFileList = FtsFileEntry[] | SpilledList<FtsFileEntry>;
+
 export interface FtsAction {
   id: string;
   details: string;
@@ -29,7 +36,7 @@ export interface FtsAction {
   sourceUsername: string | number | null;
   destinationUsername: string | number | null;
   keywords: Record<string, unknown>;
-  files: { created: FtsFileEntry[]; updated: FtsFileEntry[]; ignored: FtsFileEntry[] };
+  files: { created: FtsFileList; updated: FtsFileList; ignored: FtsFileList };
 }
 
 export interface FtsMetadata {
@@ -39,6 +46,11 @@ export interface FtsMetadata {
 }
 
 const validate = new Ajv({ allErrors: false, allowUnionTypes: true }).compile<FtsMetadata>(schema);
+
+/** The metadata file's content, in UTF-8 pieces, with the spilled file lists read back as it goes. */
+export async function* ftsMetadataBytes(metadata: FtsMetadata): AsyncIterable<Buffer> {
+  for await (const piece of stringifySpilled(metadata)) yield Buffer.from(piece);
+}
 
 /** The parsed file when it is JSON that follows the schema; null otherwise. */
 export function parseFtsMetadata(text: string): FtsMetadata | null {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { dirname } from 'node:path';
 import type { Writable } from 'node:stream';
 import { openZip, type ZipArchive, type ZipEntry } from '@app/archive';
 import { BagZipWriter, SOFTWARE_AGENT } from '@app/bagit';
@@ -30,7 +31,7 @@ export class BagToolService {
     const zip = await openZip(zipFile, this.config.zipLimits);
     return async (output) => {
       try {
-        await writeBag(zip, output);
+        await writeBag(zip, output, dirname(zipFile));
       } finally {
         zip.close();
       }
@@ -38,12 +39,14 @@ export class BagToolService {
   }
 }
 
-async function writeBag(zip: ZipArchive, output: Writable): Promise<void> {
+/** `spillDir`: the uploaded zip's own directory, which goes with it */
+async function writeBag(zip: ZipArchive, output: Writable, spillDir: string): Promise<void> {
   const writer = new BagZipWriter({
     output,
     rootName: BAG_ROOT,
     algorithms: ['md5', 'sha1'],
     bagInfo: { 'Bag-Software-Agent': SOFTWARE_AGENT },
+    spillDir,
   });
   try {
     const entries = zip.entries.filter((entry) => !isJunk(entry.path));

@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { BagZipWriter, SOFTWARE_AGENT } from '@app/bagit';
 import { AppConfig } from '@app/config';
@@ -13,6 +15,7 @@ import { JobStore, TokenCipher, type DownloadPayload } from '@app/jobs';
 import {
   FTS_METADATA_FILE,
   INVALID_FTS_METADATA_FILE,
+  ftsMetadataBytes,
   mergeFtsMetadata,
   newAction,
   type FtsFileEntry,
@@ -23,9 +26,12 @@ import { countFiles } from './count-files';
 import { checksumsOfBytes, compareChecksums, FixityTally, type FixityCheck } from './fixity';
 import type { JobContext } from './job-context';
 import type { JobHandler, JobOutcome } from './job-handler';
-import { meter } from '@app/common';
+import { JsonLinesWriter, meter, SpilledList } from '@app/common';
 import { runLimited } from './run-limited';
 import { PartialZips, type EarlierEntry } from './zip-resume';
+
+/** In the run's directory: the metadata file's entries of the zipped files, as JSON lines. */
+const METADATA_ENTRIES_FILE = 'metadata-entries.jsonl';
 
 /** The checkpoint of a file in the zip: what a resumed run needs to list it without fetching it again. */
 interface ZippedFile {
@@ -69,11 +75,14 @@ export class DownloadJob implements JobHandler<'download'> {
     try {
       const existingMetadata = await this.zipFiles(zip, session, resource, context, workDir);
       context.setMessage('Creating PRESQT_FTS_METADATA...');
-      zip.writer.addTagFile(FTS_METADATA_FILE, downloadMetadata(target, session, zip, existingMetadata));
+      await zip.entries.close();
+      const metadata = downloadMetadata(target, session, zip, existingMetadata);
+      await zip.writer.addTagFile(FTS_METADATA_FILE, Readable.from(ftsMetadataBytes(metadata)));
       await zip.writer.finalize();
     } catch (error) {
       // removes the partial zip; earlier ones go with the run's directory when the job ends
       await zip.writer.abort();
+      await zip.entries.discard();
       throw error;
     } finally {
       context.signal.removeEventListener('abort', abort);
@@ -107,7 +116,9 @@ export class DownloadJob implements JobHandler<'download'> {
         'Bag-Software-Agent': SOFTWARE_AGENT,
         'External-Identifier': `${target.name}:${resource.id}`,
       },
+      spillDir: workDir,
     });
+    const entriesFile = join(workDir, METADATA_ENTRIES_FILE);
     return {
       name,
       partials,
@@ -117,7 +128,8 @@ export class DownloadJob implements JobHandler<'download'> {
       // sha256 first: the bag needs it anyway, so it costs the target's side nothing extra to compare
       vouched: [...new Set(['sha256', ...target.connector.hashAlgorithms])],
       fixity: new FixityTally(),
-      entries: [],
+      entriesFile,
+      entries: new JsonLinesWriter(entriesFile),
       // One file at a time into the zip, each stream opened but read only in its turn: overlapping them
       // gained no speed here and held far more memory (bench/).
       inTurn: serializer(),
@@ -151,7 +163,7 @@ export class DownloadJob implements JobHandler<'download'> {
         (await copyFromEarlierRun(zip, entry, payloadPath, context)) ??
         (await this.fetchIntoZip(zip, entry, payloadPath, context));
       zip.fixity.add(`/${payloadPath}`, file.check);
-      zip.entries.push(file.entry);
+      await zip.entries.append(file.entry);
       context.fileFinished();
     });
     return existingMetadata;
@@ -206,8 +218,9 @@ interface DownloadZip {
   /** the checksums compared with the target's */
   vouched: string[];
   fixity: FixityTally;
-  /** the metadata file's entries of the zipped files */
-  entries: FtsFileEntry[];
+  /** the metadata file's entries of the zipped files, kept on disk in `entriesFile` until the end */
+  entriesFile: string;
+  entries: JsonLinesWriter<FtsFileEntry>;
   inTurn: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
@@ -239,7 +252,7 @@ function downloadMetadata(
   session: ConnectorSession,
   zip: DownloadZip,
   existing: FtsMetadata | null,
-): string {
+): FtsMetadata {
   const action = newAction({
     details: `PresQT Download from ${target.entry.readable_name}`,
     actionType: 'resource_download',
@@ -248,9 +261,9 @@ function downloadMetadata(
     sourceUsername: session.username,
     destinationUsername: null,
     keywords: {},
-    files: { created: zip.entries, updated: [], ignored: [] },
+    files: { created: new SpilledList(zip.entriesFile), updated: [], ignored: [] },
   });
-  return JSON.stringify(mergeFtsMetadata(existing, [action]), null, 2);
+  return mergeFtsMetadata(existing, [action]);
 }
 
 function fileEntry(

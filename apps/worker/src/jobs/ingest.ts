@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { DuplicateAction, PutFileResult, ResourceWriter } from '@app/connectors';
 import { createStreamHasher, type StreamHasher } from '@app/fixity';
@@ -5,7 +6,7 @@ import { JobStore } from '@app/jobs';
 import type { FtsFileEntry } from '@app/metadata';
 import { bothChecks, checksumsOfBytes, compareChecksums, FixityTally, type FixityCheck } from './fixity';
 import type { JobContext } from './job-context';
-import { meter } from '@app/common';
+import { JsonLinesWriter, meter, SpilledList } from '@app/common';
 import { runLimited } from './run-limited';
 
 /** A file to write into the destination, from a source target or from an uploaded bag. */
@@ -36,7 +37,8 @@ export interface IngestReport {
   fixity: FixityTally;
   ignored: string[];
   updated: string[];
-  files: Record<Outcome, FtsFileEntry[]>;
+  /** the metadata file's entries of the files, by outcome, kept on disk */
+  files: Record<Outcome, SpilledList<FtsFileEntry>>;
 }
 
 export interface IngestOptions {
@@ -55,6 +57,8 @@ export interface IngestOptions {
    * run of this job, killed before its checkpoint: it counts as created, as it would have uninterrupted.
    */
   ownContainer: boolean;
+  /** the run's directory, where the metadata file's entries wait */
+  workDir: string;
 }
 
 /**
@@ -71,31 +75,43 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
     fixity: new FixityTally(),
     ignored: [],
     updated: [],
-    files: { created: [], updated: [], ignored: [] },
+    // a run starts the lists afresh, earlier runs' files included
+    files: byOutcome((outcome) => new SpilledList(join(options.workDir, `metadata-${outcome}.jsonl`))),
   };
-  const record = (path: string, file: FileReport) => {
-    report.files[file.outcome].push(file.entry);
+  const entries = byOutcome((outcome) => new JsonLinesWriter<FtsFileEntry>(report.files[outcome].path));
+  const record = async (path: string, file: FileReport) => {
+    await entries[file.outcome].append(file.entry);
     report.fixity.add(path, file.check);
     if (file.outcome === 'ignored') report.ignored.push(path);
     if (file.outcome === 'updated') report.updated.push(path);
   };
 
-  await runLimited(options.concurrency, options.files, async (file) => {
-    await context.checkCancelled();
-    const path = `/${file.path.join('/')}`;
-    const earlier = done.get(path);
-    if (earlier) {
-      record(path, earlier);
-      context.addBytes(file.size);
+  try {
+    await runLimited(options.concurrency, options.files, async (file) => {
+      await context.checkCancelled();
+      const path = `/${file.path.join('/')}`;
+      const earlier = done.get(path);
+      if (earlier) {
+        await record(path, earlier);
+        context.addBytes(file.size);
+        context.fileFinished();
+        return;
+      }
+      const written = await writeFile(file, options);
+      await store.checkpoint(context.record, path, written);
+      await record(path, written);
       context.fileFinished();
-      return;
-    }
-    const written = await writeFile(file, options);
-    await store.checkpoint(context.record, path, written);
-    record(path, written);
-    context.fileFinished();
-  });
+    });
+    await Promise.all(Object.values(entries).map((writer) => writer.close()));
+  } catch (error) {
+    await Promise.all(Object.values(entries).map((writer) => writer.discard()));
+    throw error;
+  }
   return report;
+}
+
+function byOutcome<T>(make: (outcome: Outcome) => T): Record<Outcome, T> {
+  return { created: make('created'), updated: make('updated'), ignored: make('ignored') };
 }
 
 /**

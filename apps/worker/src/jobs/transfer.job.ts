@@ -125,6 +125,7 @@ export class TransferJob implements JobHandler<'transfer'> {
       sourceAlgorithms,
       destinationAlgorithms: destination.connector.hashAlgorithms,
       ownContainer: place.newProject,
+      workDir,
     });
 
     await context.checkCancelled();

@@ -79,7 +79,7 @@ export class UploadJob implements JobHandler<'upload'> {
     const zip = await openZip(packageFile, this.config.zipLimits);
     try {
       return await writeOrTakeBack(context, destination.writer, () =>
-        this.write({ payload, context, target, session, bag, payloadFile, zip, destination }),
+        this.write({ payload, context, workDir, target, session, bag, payloadFile, zip, destination }),
       );
     } finally {
       zip.close();
@@ -90,6 +90,7 @@ export class UploadJob implements JobHandler<'upload'> {
   private async write(upload: UploadRun): Promise<JobOutcome<'upload'>> {
     const { payload, context, target, session, bag, destination } = upload;
     const report = await ingest({
+      workDir: upload.workDir,
       writer: destination.writer,
       duplicate: payload.duplicate,
       context,
@@ -129,6 +130,7 @@ export class UploadJob implements JobHandler<'upload'> {
 interface UploadRun {
   payload: UploadPayload;
   context: JobContext;
+  workDir: string;
   target: Target;
   session: ConnectorSession;
   bag: UploadedBag;

@@ -105,6 +105,7 @@ export class ZippingWriter implements ResourceWriter {
       rootName: this.title.replace(/[/\\]/g, '_'),
       algorithms: ['md5'],
       bagInfo: { 'Bag-Software-Agent': SOFTWARE_AGENT },
+      spillDir: this.stagingDir,
     });
     try {
       for (const kept of this.packed.values()) {
