@@ -305,7 +305,7 @@ describeWithClient(SUITE, () => {
         exact: true,
       })
       .waitFor();
-    expect(existsSync(join(roots.osfRoot, 'alice/Cancelled Upload'))).toBe(false);
+    await expect(takenBack(join(roots.osfRoot, 'alice/Cancelled Upload'))).resolves.toBe(true);
     watch.expectClean([{ status: 500, path: /^GET \/api_v1\/job_status\/upload\// }]);
   });
 
@@ -375,7 +375,7 @@ describeWithClient(SUITE, () => {
       status_code: '499',
       message: 'Transfer was cancelled by the user',
     });
-    expect(existsSync(join(roots.githubRoot, 'alice/Big Survey'))).toBe(false);
+    await expect(takenBack(join(roots.githubRoot, 'alice/Big Survey'))).resolves.toBe(true);
     await screenshot('transfer-cancel-as-the-client-leaves-it');
     // the client now repeats that refresh without end: start again from a fresh page
     await page.reload();
@@ -574,6 +574,17 @@ describeWithClient(SUITE, () => {
     await options.beforeKeywordsStep?.();
     // keywords, FAIRshare opt-in (skipped), agreement
     await clickInModal(['Next', 'Next', 'Next', 'Transfer File']);
+  }
+
+  /**
+   * Whether what a cancelled job wrote at `path` is gone within 30 s: the job reads as cancelled at once, and
+   * its worker takes back what it wrote when it next looks (within a second unless the machine is loaded).
+   */
+  async function takenBack(path: string): Promise<boolean> {
+    const deadline = Date.now() + 30_000;
+    while (existsSync(path) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    return !existsSync(path);
   }
 
   /** The keywords a filesystem target keeps for one of alice's projects. */
