@@ -8,6 +8,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable, Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { spillCentralDirectory } from './spilled-central-directory';
 import { SUPPORTED_ALGORITHMS, encodeManifestPath } from './tag-files';
 
 /** The Bag-Software-Agent of the bags this service makes. */
@@ -26,8 +27,9 @@ export interface BagZipWriterOptions {
    */
   bagInfo?: Record<string, string | readonly string[]>;
   /**
-   * A directory where the payload manifests wait on disk until finalize() (in a folder of their own, removed
-   * by finalize() and abort()), so that memory does not grow with the number of files.
+   * A directory where the payload manifests and the zip's central directory wait on disk until finalize() (in
+   * a folder of their own, removed by finalize() and abort()), so that memory does not grow with the number of
+   * files.
    */
   spillDir: string;
 }
@@ -73,6 +75,7 @@ export class BagZipWriter {
   /** settles when the zip is fully written to the output, or when writing failed */
   private readonly written: Promise<void>;
   private readonly manifests: SpilledManifests;
+  private readonly centralDirectory: { close(): void };
   private readonly tagFiles: ManifestLine[] = [];
   private readonly names = new Set<string>();
   private payloadFiles = 0;
@@ -99,6 +102,10 @@ export class BagZipWriter {
       this.bagInfo.unshift(['Bagging-Date', new Date().toISOString().slice(0, 10)]);
 
     this.manifests = new SpilledManifests(options.spillDir, this.algorithms);
+    this.centralDirectory = spillCentralDirectory(
+      this.archive,
+      join(this.manifests.dir, 'central-directory'),
+    );
 
     this.ownedPath = typeof options.output === 'string' ? options.output : null;
     const output = typeof options.output === 'string' ? createWriteStream(options.output) : options.output;
@@ -189,6 +196,7 @@ export class BagZipWriter {
       await this.appendTagFile(`tagmanifest-${algorithm}.txt`, manifest(tagFiles, algorithm));
     await this.archive.finalize();
     await this.written;
+    this.centralDirectory.close();
     await this.manifests.remove();
   }
 
@@ -197,6 +205,7 @@ export class BagZipWriter {
     this.failure ??= new Error('The bag zip was aborted');
     this.archive.destroy(this.failure);
     await this.written.catch(() => undefined);
+    this.centralDirectory.close();
     await this.manifests.remove();
     if (this.ownedPath !== null) await rm(this.ownedPath, { force: true });
   }
@@ -250,7 +259,8 @@ function manifest(lines: ManifestLine[], algorithm: string): string {
 
 /** The payload manifests of a bag in the making, each a text file in a folder of their own until finalize(). */
 class SpilledManifests {
-  private readonly dir: string;
+  /** the writer's folder, which the zip's central directory shares */
+  readonly dir: string;
   private readonly files: Map<string, LinesWriter<ManifestLine>>;
 
   constructor(spillDir: string, algorithms: readonly string[]) {

@@ -1,0 +1,104 @@
+import type { Archiver } from 'archiver';
+import { closeSync, openSync, readSync, writeSync } from 'node:fs';
+import { once } from 'node:events';
+
+/** What this module uses of archiver's zip output (compress-commons' ZipArchiveOutputStream, locked version). */
+interface ZipOutput {
+  offset: number;
+  _entries: { length: number; push(entry: unknown): void };
+  _archive: {
+    centralOffset: number;
+    centralLength: number;
+    processing: boolean;
+    finish: boolean;
+    finished: boolean;
+  };
+  _afterAppend(entry: unknown): void;
+  _writeCentralFileHeader(entry: unknown): void;
+  _writeCentralDirectoryZip64(): void;
+  _writeCentralDirectoryEnd(): void;
+  _finish(): void;
+  isZip64(): boolean;
+  write(chunk: Buffer | string): boolean;
+  end(): void;
+  once(event: 'drain', listener: () => void): unknown;
+}
+
+/** Records are written to the file in batches of about this size. */
+const BATCH_BYTES = 1 << 16;
+
+/**
+ * Makes a zip archiver keep its central directory in the file `path` instead of in memory. archiver keeps every
+ * entry's object (about 1.7 KiB of heap each) until it writes the central directory at the end; here each
+ * entry's central record is written as soon as the entry is complete (all it needs, its CRC, sizes and offset,
+ * is known then), the object is dropped, and the records stream back at the end, waiting on the output.
+ */
+export function spillCentralDirectory(archive: Archiver, path: string): { close(): void } {
+  const zip = (archive as unknown as { _module: { engine: ZipOutput } })._module.engine;
+  const fd = openSync(path, 'w+');
+  let batch: Buffer[] = [];
+  let batchBytes = 0;
+  let records = 0;
+  const flush = () => {
+    if (batchBytes > 0) writeSync(fd, Buffer.concat(batch, batchBytes));
+    batch = [];
+    batchBytes = 0;
+  };
+  // the count is what the end records need of the list
+  zip._entries = { length: 0, push: () => (zip._entries.length = ++records) };
+
+  const afterAppend = zip._afterAppend.bind(zip);
+  zip._afterAppend = (entry) => {
+    // the record's bytes, collected instead of written (and not counted in the output's offset)
+    zip.write = (chunk) => {
+      // a name is written as a string when it is ASCII; the stream would encode it as UTF-8
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      batch.push(bytes);
+      batchBytes += bytes.length;
+      return true;
+    };
+    try {
+      zip._writeCentralFileHeader(entry);
+    } finally {
+      delete (zip as Partial<ZipOutput>).write;
+    }
+    if (batchBytes >= BATCH_BYTES) flush();
+    afterAppend(entry);
+  };
+
+  zip._finish = () => {
+    flush();
+    void writeCentralDirectory(zip, fd).catch((error: Error) =>
+      (archive as unknown as NodeJS.EventEmitter).emit('error', error),
+    );
+  };
+  return {
+    close: () => {
+      try {
+        closeSync(fd);
+      } catch {
+        // already closed
+      }
+    },
+  };
+}
+
+/** The spilled records, then the end records, as ZipArchiveOutputStream._finish writes them. */
+async function writeCentralDirectory(zip: ZipOutput, fd: number): Promise<void> {
+  zip._archive.centralOffset = zip.offset;
+  const chunk = Buffer.allocUnsafe(BATCH_BYTES);
+  for (let position = 0; ;) {
+    const read = readSync(fd, chunk, 0, chunk.length, position);
+    if (read === 0) break;
+    position += read;
+    if (!zip.write(Buffer.from(chunk.subarray(0, read))))
+      await once(zip as unknown as NodeJS.EventEmitter, 'drain');
+  }
+  zip._archive.centralLength = zip.offset - zip._archive.centralOffset;
+  if (zip.isZip64()) zip._writeCentralDirectoryZip64();
+  zip._writeCentralDirectoryEnd();
+  zip._archive.processing = false;
+  zip._archive.finish = true;
+  zip._archive.finished = true;
+  zip.end();
+}
