@@ -47,21 +47,21 @@ export function spillCentralDirectory(archive: Archiver, path: string): { close(
   // the count is what the end records need of the list
   zip._entries = { length: 0, push: () => (zip._entries.length = ++records) };
 
-  const afterAppend = zip._afterAppend.bind(zip);
-  zip._afterAppend = (entry) => {
-    // the record's bytes, collected instead of written (and not counted in the output's offset)
-    zip.write = (chunk) => {
+  // The record's bytes, collected instead of written (and not counted in the output's offset), by running
+  // the library's own record writer on an object that only collects: the stream object itself is left alone
+  // (swapping and deleting its `write` made V8 slow down every later access to it).
+  const recorder = {
+    write(chunk: Buffer | string): boolean {
       // a name is written as a string when it is ASCII; the stream would encode it as UTF-8
       const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
       batch.push(bytes);
       batchBytes += bytes.length;
       return true;
-    };
-    try {
-      zip._writeCentralFileHeader(entry);
-    } finally {
-      delete (zip as Partial<ZipOutput>).write;
-    }
+    },
+  };
+  const afterAppend = zip._afterAppend.bind(zip);
+  zip._afterAppend = (entry) => {
+    zip._writeCentralFileHeader.call(recorder, entry);
     if (batchBytes >= BATCH_BYTES) flush();
     afterAppend(entry);
   };
