@@ -191,10 +191,11 @@ export async function startFakeProposer(
       refusing = refuse;
     },
     close() {
-      closed ??= new Promise((resolve) => {
+      closed ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      });
+        // its kept-alive connections to the API would hold the test process open
+      }).then(() => dispatcher?.close());
       return closed;
     },
   };
