@@ -29,23 +29,29 @@ const BATCH_BYTES = 1 << 16;
 
 /**
  * Makes a zip archiver keep its central directory in the file `path` instead of in memory. archiver keeps every
- * entry's object (about 1.7 KiB of heap each) until it writes the central directory at the end; here each
- * entry's central record is written as soon as the entry is complete (all it needs, its CRC, sizes and offset,
- * is known then), the object is dropped, and the records stream back at the end, waiting on the output.
+ * entry's object until the end, then writes the whole directory in about a dozen small synchronous writes per
+ * entry, which the stream buffers all at once (a 99,000-entry zip reached 1 GiB RSS). Here each entry's central
+ * record is written as soon as the entry is complete (its CRC, sizes and offset are known then), the object is
+ * dropped, and the records stream back at the end, waiting on the output.
  */
 export function spillCentralDirectory(archive: Archiver, path: string): { close(): void } {
   const zip = (archive as unknown as { _module: { engine: ZipOutput } })._module.engine;
   const fd = openSync(path, 'w+');
   let batch: Buffer[] = [];
   let batchBytes = 0;
-  let records = 0;
+  let open = true;
   const flush = () => {
     if (batchBytes > 0) writeSync(fd, Buffer.concat(batch, batchBytes));
     batch = [];
     batchBytes = 0;
   };
   // the count is what the end records need of the list
-  zip._entries = { length: 0, push: () => (zip._entries.length = ++records) };
+  zip._entries = {
+    length: 0,
+    push() {
+      this.length += 1;
+    },
+  };
 
   // The record's bytes, collected instead of written (and not counted in the output's offset), by running
   // the library's own record writer on an object that only collects: the stream object itself is left alone
@@ -73,12 +79,10 @@ export function spillCentralDirectory(archive: Archiver, path: string): { close(
     );
   };
   return {
+    // finalize() and abort() both close
     close: () => {
-      try {
-        closeSync(fd);
-      } catch {
-        // already closed
-      }
+      if (open) closeSync(fd);
+      open = false;
     },
   };
 }
