@@ -222,7 +222,7 @@ describeWithClient(SUITE, () => {
     await openResource('data');
     await page.getByText('readings.csv').waitFor();
     await openResource('readings.csv');
-    await expect(detailText()).resolves.toMatch(/Kind Name\s+file/);
+    await expect(pageText()).resolves.toMatch(/Kind Name\s+file/);
     expect(watch.apiCalls()).toContain(
       `GET /api_v1/targets/osf/resources/${fsId('Soil Study/data/readings.csv')}/`,
     );
@@ -516,8 +516,8 @@ describeWithClient(SUITE, () => {
     await watch.settled();
   }
 
-  /** The detail panel's text. */
-  function detailText(): Promise<string> {
+  /** The page's whole text (the detail panel has no handle of its own). */
+  function pageText(): Promise<string> {
     return page.locator('body').innerText();
   }
 
