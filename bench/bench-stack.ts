@@ -16,6 +16,8 @@ export interface BenchStack {
   api: ChildProcess;
   /** the first worker */
   worker: ChildProcess;
+  workers: ChildProcess[];
+  redis: ChildProcess;
   stop(): void;
 }
 
@@ -61,27 +63,34 @@ export async function startBenchStack(work: string, targetsFile: string, workers
   }
   // the worker connects to its queues a little after the API answers
   await new Promise((resolve) => setTimeout(resolve, 1000));
-  return { base, api, worker: workerProcesses[0], stop };
+  return { base, api, worker: workerProcesses[0], workers: workerProcesses, redis, stop };
 }
 
 export interface JobRun {
   seconds: number;
   acceptMs: number;
   peakRssMiB: number;
+  /** CPU seconds the worker process (all its threads) used from the start request to the end */
+  workerCpuSeconds: number;
   /** the job's finished status body */
   result: Record<string, unknown>;
 }
 
-/** Starts a job, polls it to its end, and times it, sampling the worker's memory. */
+/**
+ * Starts a job, polls it every `pollMs` to its end, and times it, sampling the worker's memory. The web client
+ * polls every 1,000 ms; a single job is polled more often so that its time is not rounded up by a second.
+ */
 export async function runJob(
   base: string,
   start: { path: string; method: string; body?: string },
   headers: Record<string, string>,
   status: { path: string; headers: Record<string, string> },
   worker: ChildProcess,
+  pollMs = 50,
 ): Promise<JobRun> {
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(worker.pid!))), 50);
+  const cpuBefore = cpuSeconds(worker.pid!);
   try {
     const started = performance.now();
     const response = await fetch(`${base}${start.path}`, { method: start.method, headers, body: start.body });
@@ -97,11 +106,12 @@ export async function runJob(
           seconds,
           acceptMs: Math.round(acceptMs),
           peakRssMiB: Math.max(peak, rssMiB(worker.pid!)),
+          workerCpuSeconds: cpuSeconds(worker.pid!) - cpuBefore,
           result,
         };
       }
       if (answer.status !== 202) throw new Error(`${status.path}: ${answer.status} ${await answer.text()}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
     }
   } finally {
     clearInterval(sampler);
@@ -131,6 +141,7 @@ export async function runTransfer(
   to: string,
   id: string,
   [sourceToken, destinationToken]: [string, string],
+  pollMs?: number,
 ): Promise<JobRun & { destinationId: string }> {
   const tokens = { 'presqt-source-token': sourceToken, 'presqt-destination-token': destinationToken };
   const run = await runJob(
@@ -149,8 +160,30 @@ export async function runTransfer(
     },
     { path: '/api_v1/job_status/transfer/', headers: tokens },
     worker,
+    pollMs,
   );
   return { ...run, destinationId: String(run.result.destination_resource_id) };
+}
+
+/** The fields of /proc/<pid>/stat from the third on (the command name, field 2, may hold spaces). */
+function statFields(pid: number | 'self'): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** Linux counts CPU time in clock ticks of 1/100 s. */
+const CLOCK_TICKS = 100;
+
+/** CPU seconds (user and system, all its threads) a process has used so far. */
+export function cpuSeconds(pid: number): number {
+  const fields = statFields(pid);
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+
+/** CPU seconds this process's finished and waited-for children (cp, rclone) have used so far. */
+export function childrenCpuSeconds(): number {
+  const fields = statFields('self');
+  return (Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS;
 }
 
 export function rssMiB(pid: number): number {

@@ -15,12 +15,13 @@
  * Zenodo (which keeps such a tree as one zip) also of "one".
  */
 import { execFileSync } from 'node:child_process';
-import { randomFillSync } from 'node:crypto';
+import { createHash, randomFillSync } from 'node:crypto';
 import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   benchTarget,
+  childrenCpuSeconds,
   runJob,
   runTransfer,
   startBenchStack,
@@ -50,6 +51,8 @@ interface Row {
   data: string;
   seconds: number;
   mbPerSecond: number;
+  /** CPU seconds of the copying process: cp or rclone, or the worker for a job */
+  cpuSeconds: number;
   note: string;
 }
 
@@ -71,7 +74,8 @@ async function main(): Promise<void> {
     stops.push(() => Promise.resolve(stack.stop()));
     const accepted: string[] = [];
     const job = (what: string, data: string, run: JobRun) => {
-      rows.push(row(what, data, bytesOf(data), run.seconds, `worker peak RSS ${run.peakRssMiB} MiB`));
+      const note = `worker peak RSS ${run.peakRssMiB} MiB`;
+      rows.push(row(what, data, bytesOf(data), run.seconds, run.workerCpuSeconds, note));
       accepted.push(`${what}, ${data}: ${run.acceptMs} ms`);
     };
     await localJobs(stack, job);
@@ -88,10 +92,14 @@ function baselineRows(work: string, sourceRoot: string): Row[] {
   const rows: Row[] = [];
   for (const data of REMOTE ? [...DATA_SETS, 'thousand'] : DATA_SETS) {
     const from = join(sourceRoot, 'bench', data);
-    const copy = (command: string, args: string[]) => timed(() => execFileSync(command, args));
-    rows.push(row('cp -r', data, bytesOf(data), copy('cp', ['-r', from, join(work, `cp-${data}`)])));
+    const copy = (what: string, command: string, args: string[]) => {
+      const cpuBefore = childrenCpuSeconds();
+      const seconds = timed(() => execFileSync(command, args));
+      return row(what, data, bytesOf(data), seconds, childrenCpuSeconds() - cpuBefore);
+    };
+    rows.push(copy('cp -r', 'cp', ['-r', from, join(work, `cp-${data}`)]));
     const rcloneArgs = ['copy', '--transfers', '4', '--checksum', from, join(work, `rclone-${data}`)];
-    rows.push(row('rclone copy (--transfers 4, checksums)', data, bytesOf(data), copy('rclone', rcloneArgs)));
+    rows.push(copy('rclone copy (--transfers 4, checksums)', 'rclone', rcloneArgs));
   }
   return rows;
 }
@@ -155,14 +163,23 @@ function printTable(rows: Row[], accepted: string[]): void {
   console.log(
     `\nData: "many" = ${SIZE_MIB} files of 1 MiB, "one" = 1 file of ${SIZE_MIB} MiB, "thousand" = 1,000 files of 64 KiB; ${process.env.BENCH_DIR ?? tmpdir()} on this machine.\n`,
   );
-  console.log('| what | data | seconds | MB/s | vs rclone | note |');
-  console.log('|---|---|---|---|---|---|');
+  console.log('| what | data | seconds | MB/s | vs rclone | CPU s | note |');
+  console.log('|---|---|---|---|---|---|---|');
   for (const r of rows) {
     const rclone = rows.find((other) => other.what.startsWith('rclone') && other.data === r.data)!;
     console.log(
-      `| ${r.what} | ${r.data} | ${r.seconds.toFixed(2)} | ${r.mbPerSecond.toFixed(0)} | ${(r.mbPerSecond / rclone.mbPerSecond).toFixed(2)} | ${r.note} |`,
+      `| ${r.what} | ${r.data} | ${r.seconds.toFixed(2)} | ${r.mbPerSecond.toFixed(0)} | ${(r.mbPerSecond / rclone.mbPerSecond).toFixed(2)} | ${r.cpuSeconds.toFixed(1)} | ${r.note} |`,
     );
   }
+  console.log(
+    `\nCPU s: CPU time of the copying process, all its threads (for a job, the worker's), on ${availableParallelism()} cores.`,
+  );
+  const digests = ['md5', 'sha256', 'sha512'].map(
+    (algorithm) => `${algorithm} ${digestSeconds([algorithm])}`,
+  );
+  console.log(
+    `CPU s to digest 1 GiB on one core here: ${digests.join(', ')}; all three ${digestSeconds(['md5', 'sha256', 'sha512'])}.`,
+  );
   console.log(`\nTime from the start request to the 202: ${accepted.join('; ')}`);
 }
 
@@ -188,14 +205,25 @@ function makeData(userDir: string): void {
   execFileSync('sync');
 }
 
+/** Seconds one core takes here to digest 1 GiB with `algorithms` (node:crypto, as the worker), from 128 MiB. */
+function digestSeconds(algorithms: string[]): string {
+  const chunk = randomFillSync(Buffer.alloc(MIB));
+  const seconds = timed(() => {
+    const hashes = algorithms.map((algorithm) => createHash(algorithm));
+    for (let i = 0; i < 128; i++) for (const hash of hashes) hash.update(chunk);
+    for (const hash of hashes) hash.digest();
+  });
+  return (seconds * 8).toFixed(2);
+}
+
 function timed(work: () => unknown): number {
   const started = performance.now();
   work();
   return (performance.now() - started) / 1000;
 }
 
-function row(what: string, data: string, bytes: number, seconds: number, note = ''): Row {
-  return { what, data, seconds, mbPerSecond: bytes / 1e6 / seconds, note };
+function row(what: string, data: string, bytes: number, seconds: number, cpuSeconds: number, note = ''): Row {
+  return { what, data, seconds, mbPerSecond: bytes / 1e6 / seconds, cpuSeconds, note };
 }
 
 void main();
