@@ -88,15 +88,28 @@ export async function runJob(
   worker: ChildProcess,
   pollMs = 50,
 ): Promise<JobRun> {
+  return watchJob(base, status, worker, pollMs, async () => {
+    const response = await fetch(`${base}${start.path}`, { method: start.method, headers, body: start.body });
+    if (response.status !== 202)
+      throw new Error(`${start.method} ${start.path}: ${response.status} ${await response.text()}`);
+  });
+}
+
+/** Runs `start` (which resolves once the job was accepted with a 202), then as runJob. */
+export async function watchJob(
+  base: string,
+  status: { path: string; headers: Record<string, string> },
+  worker: ChildProcess,
+  pollMs: number,
+  start: () => Promise<void>,
+): Promise<JobRun> {
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(worker.pid!))), 50);
   const cpuBefore = cpuSeconds(worker.pid!);
   try {
     const started = performance.now();
-    const response = await fetch(`${base}${start.path}`, { method: start.method, headers, body: start.body });
+    await start();
     const acceptMs = performance.now() - started;
-    if (response.status !== 202)
-      throw new Error(`${start.method} ${start.path}: ${response.status} ${await response.text()}`);
     for (;;) {
       const answer = await pollOnce(`${base}${status.path}`, status.headers);
       if (answer.status === 200) {

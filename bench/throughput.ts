@@ -14,9 +14,24 @@
  * transfer from the filesystem into each and back of "thousand" = 1,000 files of 64 KiB in 10 folders, and for
  * Zenodo (which keeps such a tree as one zip) also of "one".
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomFillSync } from 'node:crypto';
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  createReadStream,
+  createWriteStream,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
+import { text } from 'node:stream/consumers';
+import { pipeline } from 'node:stream/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -25,6 +40,7 @@ import {
   runJob,
   runTransfer,
   startBenchStack,
+  watchJob,
   type BenchStack,
   type JobRun,
 } from './bench-stack';
@@ -73,14 +89,15 @@ async function main(): Promise<void> {
     const stack = await startBenchStack(work, writeTargets(work, sourceRoot, remotes));
     stops.push(() => Promise.resolve(stack.stop()));
     const accepted: string[] = [];
+    const uploads: UploadAccept[] = [];
     const job = (what: string, data: string, run: JobRun) => {
       const note = `worker peak RSS ${run.peakRssMiB} MiB`;
       rows.push(row(what, data, bytesOf(data), run.seconds, run.workerCpuSeconds, note));
       accepted.push(`${what}, ${data}: ${run.acceptMs} ms`);
     };
-    await localJobs(stack, job);
+    await localJobs(stack, work, job, uploads);
     await remoteJobs(stack, remotes, job);
-    printTable(rows, accepted);
+    printTable(rows, accepted, uploads);
   } finally {
     await Promise.all(stops.map((stop) => stop()));
     rmSync(work, { recursive: true, force: true });
@@ -109,11 +126,13 @@ function writeTargets(work: string, sourceRoot: string, remotes: BenchRemote[]):
   const targetsFile = join(work, 'targets.json');
   const remoteNames = remotes.map((remote) => remote.name);
   mkdirSync(join(work, 'destination'), { recursive: true });
+  mkdirSync(join(work, 'uploads'), { recursive: true });
   writeFileSync(
     targetsFile,
     JSON.stringify([
       target('bench_src', sourceRoot, ['bench_dst', ...remoteNames]),
       target('bench_dst', join(work, 'destination'), ['bench_src', ...remoteNames]),
+      target('bench_up', join(work, 'uploads'), []),
       ...remotes.map((remote) => remote.entry),
     ]),
   );
@@ -122,8 +141,16 @@ function writeTargets(work: string, sourceRoot: string, remotes: BenchRemote[]):
 
 type RecordJob = (what: string, data: string, run: JobRun) => void;
 
-/** A download and a filesystem-to-filesystem transfer of each local data set. */
-async function localJobs({ base, worker }: BenchStack, job: RecordJob): Promise<void> {
+/**
+ * A download, an upload of the downloaded bag (into a folder of its own) and a filesystem-to-filesystem
+ * transfer of each local data set.
+ */
+async function localJobs(
+  { base, worker }: BenchStack,
+  work: string,
+  job: RecordJob,
+  uploads: UploadAccept[],
+): Promise<void> {
   const source = { 'presqt-source-token': TOKEN };
   for (const data of DATA_SETS) {
     const id = Buffer.from(data).toString('base64url');
@@ -135,9 +162,74 @@ async function localJobs({ base, worker }: BenchStack, job: RecordJob): Promise<
       worker,
     );
     job('PresQT download (zip)', data, download);
+    const bag = join(work, `bag-${data}.zip`);
+    await saveDownloadZip(base, bag);
+    const upload = await uploadBag(base, worker, bag);
+    job('PresQT upload (the downloaded bag)', data, upload.run);
+    uploads.push({ data, ...upload });
+    rmSync(bag);
     const transfer = await runTransfer(base, worker, 'bench_src', 'bench_dst', id, [TOKEN, TOKEN]);
     job('PresQT transfer (fs to fs)', data, transfer);
   }
+}
+
+async function saveDownloadZip(base: string, file: string): Promise<void> {
+  const response = await fetch(`${base}/api_v1/job_status/download.zip/`, {
+    headers: { 'presqt-source-token': TOKEN },
+  });
+  if (response.status !== 200 || !response.body) throw new Error(`download.zip: ${response.status}`);
+  await pipeline(Readable.fromWeb(response.body), createWriteStream(file));
+}
+
+interface UploadAccept {
+  data: string;
+  bagBytes: number;
+  /** from the request's last byte leaving this process to the 202 (the API checks the whole bag meanwhile) */
+  receivedToAcceptMs: number;
+}
+
+/**
+ * Uploads a bag as the web client does (multipart, one `presqt-file` part), timing its 202 from the moment the
+ * last byte of the request was handed to the socket, then polls the job to its end.
+ */
+async function uploadBag(
+  base: string,
+  worker: ChildProcess,
+  bag: string,
+): Promise<{ run: JobRun; bagBytes: number; receivedToAcceptMs: number }> {
+  const boundary = `presqt-bench-${Date.now()}`;
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="presqt-file"; filename="bag.zip"\r\n` +
+      'Content-Type: application/zip\r\n\r\n',
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const bagBytes = statSync(bag).size;
+  const headers = {
+    'presqt-destination-token': TOKEN,
+    'presqt-file-duplicate-action': 'ignore',
+    'presqt-email-opt-in': '',
+    'content-type': `multipart/form-data; boundary=${boundary}`,
+    'content-length': String(head.length + bagBytes + tail.length),
+  };
+  let receivedToAcceptMs = 0;
+  const status = { path: '/api_v1/job_status/upload/', headers: { 'presqt-destination-token': TOKEN } };
+  const run = await watchJob(base, status, worker, 50, async () => {
+    const request = httpRequest(`${base}/api_v1/targets/bench_up/resources/`, { method: 'POST', headers });
+    let sentAt = 0;
+    request.on('finish', () => (sentAt = performance.now()));
+    const answered = new Promise<IncomingMessage>((resolve, reject) => {
+      request.on('response', resolve);
+      request.on('error', reject);
+    });
+    request.write(head);
+    await pipeline(createReadStream(bag), request, { end: false });
+    request.end(tail);
+    const response = await answered;
+    receivedToAcceptMs = performance.now() - sentAt;
+    const body = await text(response);
+    if (response.statusCode !== 202) throw new Error(`upload: ${response.statusCode} ${body}`);
+  });
+  return { run, bagBytes, receivedToAcceptMs };
 }
 
 /** A transfer into each remote target and back out of it. */
@@ -159,7 +251,7 @@ async function remoteJobs(
   }
 }
 
-function printTable(rows: Row[], accepted: string[]): void {
+function printTable(rows: Row[], accepted: string[], uploads: UploadAccept[]): void {
   console.log(
     `\nData: "many" = ${SIZE_MIB} files of 1 MiB, "one" = 1 file of ${SIZE_MIB} MiB, "thousand" = 1,000 files of 64 KiB; ${process.env.BENCH_DIR ?? tmpdir()} on this machine.\n`,
   );
@@ -181,6 +273,12 @@ function printTable(rows: Row[], accepted: string[]): void {
     `CPU s to digest 1 GiB on one core here: ${digests.join(', ')}; all three ${digestSeconds(['md5', 'sha256', 'sha512'])}.`,
   );
   console.log(`\nTime from the start request to the 202: ${accepted.join('; ')}`);
+  for (const { data, bagBytes, receivedToAcceptMs } of uploads) {
+    const mibPerSecond = bagBytes / MIB / (receivedToAcceptMs / 1000);
+    console.log(
+      `Upload of the ${data} bag (${(bagBytes / MIB).toFixed(0)} MiB): ${receivedToAcceptMs.toFixed(0)} ms from its last byte to the 202 (${mibPerSecond.toFixed(0)} MiB/s checked).`,
+    );
+  }
 }
 
 function target(name: string, root: string, partners: string[]) {
