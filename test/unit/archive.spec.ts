@@ -1,6 +1,7 @@
 import { DEFAULT_ZIP_LIMITS, openZip, type ZipLimits } from '@app/archive';
 import { ServiceError } from '@app/common';
-import { randomBytes } from 'node:crypto';
+import { hashFile } from '@app/fixity';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -189,5 +190,28 @@ describe('openZip', () => {
     zip.close();
     expect(error).toBeInstanceOf(ServiceError);
     expect((error as ServiceError).message).toMatch(/^The zip entry "bag\/a.txt" is damaged: /);
+  });
+
+  it('locates a stored entry for hashing in place, whose digests match its bytes; a compressed one is streamed', async () => {
+    const random = randomBytes(300_000);
+    const zip = await openZip(
+      await saved(
+        await zipOf([
+          { name: 'bag/notes.txt', content: 'hello '.repeat(1000), deflate: true },
+          { name: 'bag/data/random.bin', content: random },
+        ]),
+      ),
+    );
+    try {
+      expect(await zip.storedData('bag/notes.txt')).toBeNull();
+      const data = await zip.storedData('bag/data/random.bin');
+      expect(data).toMatchObject({ length: 300_000 });
+      expect(await hashFile(data!.file, ['sha256', 'md5'], data!)).toEqual({
+        sha256: createHash('sha256').update(random).digest('hex'),
+        md5: createHash('md5').update(random).digest('hex'),
+      });
+    } finally {
+      zip.close();
+    }
   });
 });

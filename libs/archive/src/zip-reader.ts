@@ -39,6 +39,11 @@ export interface ZipArchive {
    * entry's data is damaged or holds more or fewer bytes than declared.
    */
   openEntry(path: string): Promise<Readable>;
+  /**
+   * Where a stored (uncompressed) file entry's bytes lie in the zip file, for reading them in place; null for
+   * a compressed entry, whose bytes only openEntry gives. A ServiceError(400) when the entry is damaged.
+   */
+  storedData(path: string): Promise<{ file: string; start: number; length: number } | null>;
   close(): void;
 }
 
@@ -79,6 +84,10 @@ export async function openZip(path: string, limits: ZipLimits = DEFAULT_ZIP_LIMI
     return {
       entries: [...entries.values()],
       openEntry: (entryPath) => openEntry(zipfile, entries.get(entryPath), entryPath),
+      storedData: async (entryPath) => {
+        const start = await storedDataStart(zipfile, entries.get(entryPath), entryPath, size);
+        return start === null ? null : { file: path, start, length: entries.get(entryPath)!.size };
+      },
       close: () => zipfile.close(),
     };
   } catch (error) {
@@ -253,6 +262,31 @@ async function openEntry(
   source.on('error', (error) => relay.destroy(damaged(error)));
   relay.on('close', () => source.destroy());
   return source.pipe(relay);
+}
+
+/** Where a stored file entry's data starts in the zip (from its local header); null for a compressed one. */
+async function storedDataStart(
+  zipfile: yauzl.ZipFile,
+  indexed: IndexedEntry | undefined,
+  path: string,
+  zipSize: number,
+): Promise<number | null> {
+  if (!indexed || indexed.isDirectory) throw new Error(`The zip has no file entry ${quote(path)}`);
+  if (indexed.compressionMethod !== STORED) return null;
+  // a stored entry's data is its bytes: yauzl refused, at open, one whose two sizes differ
+  let start: number;
+  try {
+    ({ fileDataStart: start } = await zipfile.readLocalFileHeaderPromise(yauzlEntry(indexed), {
+      minimal: true,
+    }));
+  } catch (error) {
+    throw asUserError(error, (message) => `The zip entry ${quote(path)} is damaged: ${message}`);
+  }
+  if (start + indexed.size > zipSize)
+    throw ServiceError.badRequest(
+      `The zip entry ${quote(path)} is damaged: its data runs past the end of the zip`,
+    );
+  return start;
 }
 
 /** What yauzl reads an entry's data by: its local header's offset, sizes, compression and flags. */

@@ -1,5 +1,6 @@
 import type { ZipArchive } from '@app/archive';
 import { ServiceError } from '@app/common';
+import { hashFile } from '@app/fixity';
 import { constants } from 'node:fs';
 import { lstat, open as openFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -19,6 +20,11 @@ export interface BagSource {
   open(path: string): Promise<Readable>;
   /** A tag file's bytes, whole; refused when it is larger than any real tag file would be. */
   readTagFile(path: string): Promise<Buffer>;
+  /**
+   * The file's digests, read and hashed where it lies on a hashing thread (not streamed through the caller's);
+   * null when the bytes can only be streamed (a compressed zip entry). A source without it is always streamed.
+   */
+  hashInPlace?(path: string, algorithms: readonly string[]): Promise<Record<string, string> | null>;
 }
 
 /** Manifests of 100 000 files with long names stay well below this. */
@@ -74,6 +80,10 @@ export function zipBagSource(zip: ZipArchive, rootPrefix: string): BagSource {
         })),
     open,
     readTagFile: async (path) => readCapped(await open(path), path),
+    hashInPlace: async (path, algorithms) => {
+      const data = await zip.storedData(rootPrefix + path);
+      return data && hashFile(data.file, algorithms, { start: data.start, length: data.length });
+    },
   };
 }
 

@@ -64,6 +64,9 @@ interface Expectation {
 /** Files that operating systems and copying tools add and drop at will: their absence loses nothing. */
 const CLUTTER = new Set(['.DS_Store', 'Thumbs.db']);
 
+/** How many payload files are hashed at once. */
+const HASH_AHEAD = 3;
+
 function isClutter(path: string): boolean {
   return CLUTTER.has(path.slice(path.lastIndexOf('/') + 1));
 }
@@ -395,7 +398,8 @@ class BagValidator {
 
   /**
    * Reads and checks every listed payload file, in path order, and hands each to `sink` once checked (or
-   * collects them when there is no sink).
+   * collects them when there is no sink). A few files are hashed at once (HASH_AHEAD), so that the hashing
+   * threads (HASH_THREADS) are kept busy while one file's result is handled.
    */
   private async checkPayload(
     expected: ListedKeys,
@@ -404,8 +408,17 @@ class BagValidator {
   ): Promise<PayloadFile[]> {
     const collected: PayloadFile[] = [];
     const algorithms = manifests.map((manifest) => manifest.algorithm);
-    for (const path of [...expected.keys()].sort()) {
-      const hashes = await this.hash(path, algorithms);
+    const paths = [...expected.keys()].sort();
+    const hashing: Promise<Record<string, string>>[] = [];
+    let next = 0;
+    for (const path of paths) {
+      for (; hashing.length < HASH_AHEAD && next < paths.length; next++) {
+        const hashes = this.hash(paths[next], algorithms);
+        // awaited in its turn below; a failure before then must not count as unhandled
+        hashes.catch(() => undefined);
+        hashing.push(hashes);
+      }
+      const hashes = await hashing.shift()!;
       this.compare(hashes, expectationsOf(expected.get(path) ?? [], manifests));
       const file = { path: path.slice('data/'.length), size: this.sizes.get(path) ?? 0, hashes };
       if (sink) await sink(file);
@@ -434,8 +447,10 @@ class BagValidator {
         );
   }
 
-  /** Reads the file once, in chunks, for all algorithms at once. */
+  /** Reads the file once, for all algorithms at once: in place on a hashing thread when the source can. */
   private async hash(path: string, algorithms: string[]): Promise<Record<string, string>> {
+    const inPlace = await this.source.hashInPlace?.(path, algorithms);
+    if (inPlace) return inPlace;
     const hasher = createMultiHasher(algorithms);
     for await (const chunk of await this.source.open(path)) hasher.update(chunk as Buffer);
     return hasher.digest();

@@ -2,10 +2,17 @@ import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { startHashingWorker, type ThreadModules } from './hashing-worker';
 
+/** A part of a file: `length` bytes from `start` (a stored entry's data inside a zip). */
+export interface ByteRange {
+  start: number;
+  length: number;
+}
+
 interface Request {
   id: number;
   path: string;
   algorithms: string[];
+  range?: ByteRange;
 }
 
 interface Reply {
@@ -22,16 +29,26 @@ interface Reply {
 function hashFilesOnThread({ port, crypto, fs }: ThreadModules): void {
   // one buffer, reused for every chunk: the thread allocates nothing per chunk, so it leaves no garbage behind
   const buffer = Buffer.allocUnsafe(1 << 20);
-  port.on('message', ({ id, path, algorithms }: Request) => {
+  port.on('message', ({ id, path, algorithms, range }: Request) => {
     let fd: number | undefined;
     let reply: Reply;
     try {
       const hashes = algorithms.map((algorithm) => crypto.createHash(algorithm));
       fd = fs.openSync(path, 'r');
-      for (let read; (read = fs.readSync(fd, buffer, 0, buffer.length, null)) > 0;) {
+      // a whole file is read from its current position, a range from its start up to its length
+      let position = range ? range.start : null;
+      let left = range ? range.length : Infinity;
+      for (
+        let read;
+        left > 0 && (read = fs.readSync(fd, buffer, 0, Math.min(buffer.length, left), position)) > 0;
+      ) {
         const chunk = buffer.subarray(0, read);
         for (const hash of hashes) hash.update(chunk);
+        left -= read;
+        if (position !== null) position += read;
       }
+      if (range && left > 0)
+        throw new Error(`${path} ends before the ${range.length} bytes from ${range.start}`);
       reply = {
         id,
         digests: Object.fromEntries(hashes.map((hash, i) => [algorithms[i], hash.digest('hex')])),
@@ -60,13 +77,13 @@ class HashPool {
     this.size = size;
   }
 
-  hash(path: string, algorithms: readonly string[]): Promise<Record<string, string>> {
+  hash(path: string, algorithms: readonly string[], range?: ByteRange): Promise<Record<string, string>> {
     const id = this.nextId++;
     const worker = this.worker(id % this.size);
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.holdProcess(true);
-      const request: Request = { id, path, algorithms: [...algorithms] };
+      const request: Request = { id, path, algorithms: [...algorithms], range };
       worker.postMessage(request);
     });
   }
@@ -114,7 +131,14 @@ export function setHashThreads(threads: number): void {
   pool.resize(Math.max(1, Math.min(threads, availableParallelism())));
 }
 
-/** Hex digests of a file for each algorithm, read once in 1 MiB chunks on a hashing thread. */
-export function hashFile(path: string, algorithms: readonly string[]): Promise<Record<string, string>> {
-  return pool.hash(path, algorithms);
+/**
+ * Hex digests of a file (or of `range` of it) for each algorithm, read once in 1 MiB chunks on a hashing
+ * thread. Reading follows links: give a path the caller controls.
+ */
+export function hashFile(
+  path: string,
+  algorithms: readonly string[],
+  range?: ByteRange,
+): Promise<Record<string, string>> {
+  return pool.hash(path, algorithms, range);
 }
