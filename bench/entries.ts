@@ -5,13 +5,11 @@
  * is printed too). `ENTRIES=20000,99000 npm run bench:entries` (a bag holds at most `MAX_ZIP_ENTRIES`, 100,000
  * by default, tag files included).
  */
-import { createHash } from 'node:crypto';
-import { createWriteStream, mkdirSync, mkdtempSync, openAsBlob, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, openAsBlob, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { finished } from 'node:stream/promises';
-import archiver from 'archiver';
 import { benchTarget, rssMiB, runJob, runTransfer, startBenchStack, type BenchStack } from './bench-stack';
+import { writeTextBag } from './text-bag';
 
 const TOKEN = 'bench-token';
 const PROJECT = 'Entries';
@@ -29,29 +27,6 @@ interface Figures {
   workerAfter: number;
 }
 
-/** A BagIt 1.0 bag of `entries` small files below one project folder, zipped into `file` as it is made. */
-async function writeBag(file: string, entries: number): Promise<void> {
-  const zip = archiver('zip', { store: true });
-  const written = finished(zip.pipe(createWriteStream(file)));
-  const manifest: string[] = [];
-  let bytes = 0;
-  for (let i = 0; i < entries; i++) {
-    const path = `data/${PROJECT}/folder-${Math.floor(i / 1000)}/file-${i}.txt`;
-    const content = `file ${i} of the entries bench\n`;
-    bytes += content.length;
-    manifest.push(`${createHash('sha256').update(content).digest('hex')}  ${path}\n`);
-    zip.append(content, { name: `bag/${path}` });
-  }
-  const tags: Record<string, string> = {
-    'bagit.txt': 'BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n',
-    'bag-info.txt': `Payload-Oxum: ${bytes}.${entries}\n`,
-    'manifest-sha256.txt': manifest.join(''),
-  };
-  for (const [name, text] of Object.entries(tags)) zip.append(text, { name: `bag/${name}` });
-  await zip.finalize();
-  await written;
-}
-
 /** Samples a process's resident memory every 50 ms while `work` runs; the peak, in MiB. */
 async function peakDuring(pid: number, work: () => Promise<unknown>): Promise<number> {
   let peak = rssMiB(pid);
@@ -66,7 +41,7 @@ async function peakDuring(pid: number, work: () => Promise<unknown>): Promise<nu
 
 async function measure(stack: BenchStack, work: string, entries: number): Promise<Figures> {
   const bagFile = join(work, `bag-${entries}.zip`);
-  await writeBag(bagFile, entries);
+  await writeTextBag(bagFile, PROJECT, entries);
   const bag = await openAsBlob(bagFile);
   const figures = { entries, bagMiB: Math.round(bag.size / 2 ** 20) } as Figures;
   figures.apiIdle = rssMiB(stack.api.pid!);

@@ -45,6 +45,7 @@ import {
   type JobRun,
 } from './bench-stack';
 import { startRemoteTargets, type BenchRemote } from './remote-targets';
+import { writeTextBag } from './text-bag';
 
 const MIB = 1 << 20;
 const SIZE_MIB = Number(process.env.BENCH_MIB ?? 1024);
@@ -96,8 +97,13 @@ async function main(): Promise<void> {
       accepted.push(`${what}, ${data}: ${run.acceptMs} ms`);
     };
     await localJobs(stack, work, job, uploads);
+    const smallAccepts = await smallUploads(stack, work);
     await remoteJobs(stack, remotes, job);
     printTable(rows, accepted, uploads);
+    const sorted = [...smallAccepts].sort((a, b) => a - b);
+    console.log(
+      `Small uploads (a bag of one small file, ${sorted.length} in turn), start request to 202: median ${sorted[sorted.length >> 1]} ms, slowest ${sorted[sorted.length - 1]} ms.`,
+    );
   } finally {
     await Promise.all(stops.map((stop) => stop()));
     rmSync(work, { recursive: true, force: true });
@@ -186,6 +192,20 @@ interface UploadAccept {
   bagBytes: number;
   /** from the request's last byte leaving this process to the 202 (the API checks the whole bag meanwhile) */
   receivedToAcceptMs: number;
+}
+
+const SMALL_UPLOADS = 10;
+
+/** The time to the 202 of each of SMALL_UPLOADS uploads of a bag of one small file, each a new project, one after another. */
+async function smallUploads({ base, worker }: BenchStack, work: string): Promise<number[]> {
+  const accepts: number[] = [];
+  for (let i = 0; i < SMALL_UPLOADS; i++) {
+    const bag = join(work, `small-${i}.zip`);
+    await writeTextBag(bag, `small-${i}`, 1);
+    accepts.push((await uploadBag(base, worker, bag)).run.acceptMs);
+    rmSync(bag);
+  }
+  return accepts;
 }
 
 /**
