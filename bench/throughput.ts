@@ -9,10 +9,10 @@
  *
  * Data: "many" = BENCH_MIB files of 1 MiB; "one" = one file of BENCH_MIB MiB; random bytes (incompressible).
  *
- * Remote targets (BENCH_REMOTE=0 leaves them out): the connectors against the test suite's fake upstreams on
- * this machine, each answering 20 ms late (BENCH_LATENCY_MS) as a repository on the internet would, with a
- * transfer from the filesystem into each and back of "thousand" = 1,000 files of 64 KiB in 10 folders, and for
- * Zenodo (which keeps such a tree as one zip) also of "one".
+ * Remote targets (BENCH_REMOTE=0 leaves them out, BENCH_REMOTES=zenodo,osf picks some): the connectors
+ * against the test suite's fake upstreams on this machine, each answering 20 ms late (BENCH_LATENCY_MS) as a
+ * repository on the internet would, with a transfer from the filesystem into each and back of "thousand" =
+ * 1,000 files of 64 KiB in 10 folders, and for Zenodo (which keeps such a tree as one zip) also of "one".
  */
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomFillSync } from 'node:crypto';
@@ -53,6 +53,8 @@ const TOKEN = 'bench-token';
 /** BENCH_DATA=many (or one) runs only that data set */
 const DATA_SETS = process.env.BENCH_DATA ? [process.env.BENCH_DATA] : ['many', 'one'];
 const REMOTE = process.env.BENCH_REMOTE !== '0';
+/** BENCH_REMOTES=zenodo,osf runs only those remote targets */
+const REMOTE_NAMES = process.env.BENCH_REMOTES?.split(',');
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20);
 /** the remote data sets: "thousand" for every remote target, "one" too for Zenodo */
 const REMOTE_DATA: Record<string, string[]> = {
@@ -259,7 +261,7 @@ async function remoteJobs(
   job: RecordJob,
 ): Promise<void> {
   const late = `(fake, ${LATENCY_MS} ms)`;
-  for (const remote of remotes) {
+  for (const remote of remotes.filter(({ name }) => !REMOTE_NAMES || REMOTE_NAMES.includes(name))) {
     for (const data of REMOTE_DATA[remote.name]) {
       const id = Buffer.from(data).toString('base64url');
       const there = await runTransfer(base, worker, 'bench_src', remote.name, id, [TOKEN, remote.token]);
