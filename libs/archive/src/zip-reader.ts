@@ -81,12 +81,17 @@ export async function openZip(path: string, limits: ZipLimits = DEFAULT_ZIP_LIMI
   }
   try {
     const entries = await readCentralDirectory(zipfile, limits);
+    const fileEntry = (entryPath: string): IndexedEntry => {
+      const indexed = entries.get(entryPath);
+      if (!indexed || indexed.isDirectory) throw new Error(`The zip has no file entry ${quote(entryPath)}`);
+      return indexed;
+    };
     return {
       entries: [...entries.values()],
-      openEntry: (entryPath) => openEntry(zipfile, entries.get(entryPath), entryPath),
+      openEntry: async (entryPath) => openEntry(zipfile, fileEntry(entryPath), entryPath),
       storedData: async (entryPath) => {
-        const start = await storedDataStart(zipfile, entries.get(entryPath), entryPath, size);
-        return start === null ? null : { file: path, start, length: entries.get(entryPath)!.size };
+        const data = await storedDataOf(zipfile, fileEntry(entryPath), entryPath, size);
+        return data && { file: path, ...data };
       },
       close: () => zipfile.close(),
     };
@@ -243,35 +248,27 @@ function isBomb(size: number, compressedSize: number, limits: ZipLimits): boolea
   return size > RATIO_FLOOR_BYTES && size / Math.max(compressedSize, 1) > limits.maxRatio;
 }
 
-async function openEntry(
-  zipfile: yauzl.ZipFile,
-  indexed: IndexedEntry | undefined,
-  path: string,
-): Promise<Readable> {
-  if (!indexed || indexed.isDirectory) throw new Error(`The zip has no file entry ${quote(path)}`);
-  const damaged = (error: unknown) =>
-    asUserError(error, (message) => `The zip entry ${quote(path)} is damaged: ${message}`);
+async function openEntry(zipfile: yauzl.ZipFile, indexed: IndexedEntry, path: string): Promise<Readable> {
   let source: Readable;
   try {
     source = await zipfile.openReadStreamPromise(yauzlEntry(indexed));
   } catch (error) {
-    throw damaged(error);
+    throw entryDamaged(path, error);
   }
   // A relay rather than yauzl's own stream, so that its format errors reach the reader as 400s.
   const relay = new PassThrough();
-  source.on('error', (error) => relay.destroy(damaged(error)));
+  source.on('error', (error) => relay.destroy(entryDamaged(path, error)));
   relay.on('close', () => source.destroy());
   return source.pipe(relay);
 }
 
-/** Where a stored file entry's data starts in the zip (from its local header); null for a compressed one. */
-async function storedDataStart(
+/** Where a stored file entry's data lies in the zip (from its local header); null for a compressed one. */
+async function storedDataOf(
   zipfile: yauzl.ZipFile,
-  indexed: IndexedEntry | undefined,
+  indexed: IndexedEntry,
   path: string,
   zipSize: number,
-): Promise<number | null> {
-  if (!indexed || indexed.isDirectory) throw new Error(`The zip has no file entry ${quote(path)}`);
+): Promise<{ start: number; length: number } | null> {
   if (indexed.compressionMethod !== STORED) return null;
   // a stored entry's data is its bytes: yauzl refused, at open, one whose two sizes differ
   let start: number;
@@ -280,13 +277,11 @@ async function storedDataStart(
       minimal: true,
     }));
   } catch (error) {
-    throw asUserError(error, (message) => `The zip entry ${quote(path)} is damaged: ${message}`);
+    throw entryDamaged(path, error);
   }
   if (start + indexed.size > zipSize)
-    throw ServiceError.badRequest(
-      `The zip entry ${quote(path)} is damaged: its data runs past the end of the zip`,
-    );
-  return start;
+    throw entryDamaged(path, new Error('its data runs past the end of the zip'));
+  return { start, length: indexed.size };
 }
 
 /** What yauzl reads an entry's data by: its local header's offset, sizes, compression and flags. */
@@ -298,6 +293,11 @@ function yauzlEntry(indexed: IndexedEntry): yauzl.Entry {
     compressionMethod: indexed.compressionMethod,
     generalPurposeBitFlag: indexed.generalPurposeBitFlag,
   });
+}
+
+/** An entry's data can't be read: a 400 for what yauzl or zlib found wrong with it (see asUserError). */
+function entryDamaged(path: string, error: unknown): Error {
+  return asUserError(error, (message) => `The zip entry ${quote(path)} is damaged: ${message}`);
 }
 
 /**
