@@ -72,12 +72,13 @@ export async function startTlsFront(
   const server = createTlsServer(certificate, (secure) => {
     const plain = connect(apiPort, '127.0.0.1');
     secure.pipe(plain).pipe(secure);
+    // either side gone (an error, or the browser closed) ends the other: a half-open pair would keep the
+    // server's close() waiting (an afterAll once hung on it for its whole timeout)
     const close = () => {
       secure.destroy();
       plain.destroy();
     };
-    secure.on('error', close);
-    plain.on('error', close);
+    for (const socket of [secure, plain]) socket.on('error', close).on('close', close);
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return server;
