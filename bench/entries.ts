@@ -1,11 +1,12 @@
 /**
  * Memory against the number of entries: uploads a bag of N tiny files, downloads the project it made and
  * transfers it, and prints the API's peak resident memory while it receives and inspects the bag, the
- * worker's peak during each job, and the worker's resident memory 10 s after the last one (its idle level
- * is printed too). `ENTRIES=20000,99000 npm run bench:entries` (a bag holds at most `MAX_ZIP_ENTRIES`, 100,000
+ * worker's peak during each job, and the worker's resident memory 10 s after the last one. The worker's idle
+ * level is printed twice: fresh, and 10 s after a warm-up upload of one file (which starts what a worker keeps
+ * once it has run a job, such as its hashing thread). `ENTRIES=20000,99000 npm run bench:entries` (a bag holds at most `MAX_ZIP_ENTRIES`, 100,000
  * by default, tag files included).
  */
-import { mkdirSync, mkdtempSync, openAsBlob, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, openAsBlob, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchTarget, rssMiB, runJob, runTransfer, startBenchStack, type BenchStack } from './bench-stack';
@@ -20,6 +21,7 @@ interface Figures {
   apiIdle: number;
   apiPeak: number;
   acceptS: number;
+  workerFresh: number;
   workerIdle: number;
   uploadPeak: number;
   downloadPeak: number;
@@ -39,45 +41,53 @@ async function peakDuring(pid: number, work: () => Promise<unknown>): Promise<nu
   }
 }
 
+const TOKEN_HEADERS = { 'presqt-source-token': TOKEN };
+const settle = () => new Promise((resolve) => setTimeout(resolve, 10_000));
+
+/** Uploads the bag in `bagFile` as a new project, and waits for the job to finish. */
+async function upload(stack: BenchStack, bagFile: string): ReturnType<typeof runJob> {
+  const form = new FormData();
+  form.append('presqt-file', await openAsBlob(bagFile), 'bag.zip');
+  return runJob(
+    stack.base,
+    { path: '/api_v1/targets/store/resources/', method: 'POST', body: form as unknown as string },
+    {
+      'presqt-destination-token': TOKEN,
+      'presqt-file-duplicate-action': 'ignore',
+      'presqt-email-opt-in': '',
+    },
+    { path: '/api_v1/job_status/upload/', headers: { 'presqt-destination-token': TOKEN } },
+    stack.worker,
+  );
+}
+
 async function measure(stack: BenchStack, work: string, entries: number): Promise<Figures> {
   const bagFile = join(work, `bag-${entries}.zip`);
+  const warmUpFile = join(work, 'warm-up.zip');
   await writeTextBag(bagFile, PROJECT, entries);
-  const bag = await openAsBlob(bagFile);
-  const figures = { entries, bagMiB: Math.round(bag.size / 2 ** 20) } as Figures;
+  await writeTextBag(warmUpFile, 'Warm-up', 1);
+  const figures = { entries, bagMiB: Math.round(statSync(bagFile).size / 2 ** 20) } as Figures;
+  figures.workerFresh = rssMiB(stack.worker.pid!);
+  await upload(stack, warmUpFile);
+  await settle();
   figures.apiIdle = rssMiB(stack.api.pid!);
   figures.workerIdle = rssMiB(stack.worker.pid!);
-  const token = { 'presqt-source-token': TOKEN };
-  const status = { path: '/api_v1/job_status/upload/', headers: { 'presqt-destination-token': TOKEN } };
-  const form = new FormData();
-  form.append('presqt-file', bag, 'bag.zip');
-  let upload: Awaited<ReturnType<typeof runJob>> | undefined;
-  figures.apiPeak = await peakDuring(stack.api.pid!, async () => {
-    upload = await runJob(
-      stack.base,
-      { path: '/api_v1/targets/store/resources/', method: 'POST', body: form as unknown as string },
-      {
-        'presqt-destination-token': TOKEN,
-        'presqt-file-duplicate-action': 'ignore',
-        'presqt-email-opt-in': '',
-      },
-      status,
-      stack.worker,
-    );
-  });
-  figures.acceptS = Math.round(upload!.acceptMs / 100) / 10;
-  figures.uploadPeak = upload!.peakRssMiB;
-  const id = String(upload!.result.destination_resource_id);
+  let uploaded: Awaited<ReturnType<typeof runJob>> | undefined;
+  figures.apiPeak = await peakDuring(stack.api.pid!, async () => (uploaded = await upload(stack, bagFile)));
+  figures.acceptS = Math.round(uploaded!.acceptMs / 100) / 10;
+  figures.uploadPeak = uploaded!.peakRssMiB;
+  const id = String(uploaded!.result.destination_resource_id);
   const download = await runJob(
     stack.base,
     { path: `/api_v1/targets/store/resources/${id}.zip/`, method: 'GET' },
-    { ...token, 'presqt-email-opt-in': '' },
-    { path: '/api_v1/job_status/download.json/', headers: token },
+    { ...TOKEN_HEADERS, 'presqt-email-opt-in': '' },
+    { path: '/api_v1/job_status/download.json/', headers: TOKEN_HEADERS },
     stack.worker,
   );
   figures.downloadPeak = download.peakRssMiB;
   const transfer = await runTransfer(stack.base, stack.worker, 'store', 'store', id, [TOKEN, TOKEN]);
   figures.transferPeak = transfer.peakRssMiB;
-  await new Promise((resolve) => setTimeout(resolve, 10_000));
+  await settle();
   figures.workerAfter = rssMiB(stack.worker.pid!);
   rmSync(bagFile);
   return figures;
@@ -110,7 +120,9 @@ async function main(): Promise<void> {
       rmSync(work, { recursive: true, force: true });
     }
   }
-  console.log('RSS in MiB; "after" is the worker 10 s after its last job');
+  console.log(
+    'RSS in MiB; "workerIdle" is 10 s after a one-file upload, "workerAfter" 10 s after the last job',
+  );
   console.table(rows);
 }
 

@@ -17,6 +17,7 @@ for lib in /usr/lib/*-linux-gnu/libjemalloc.so.2 /usr/lib/libjemalloc.so.2; do
 done
 # glibc, when it is the allocator: freed 1 MiB stream buffers go back at once instead of lingering
 export MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-131072}"
-# the worker collects its heap once it has no job left (apps/worker/src/jobs/idle-collector.ts)
-[ "$app" = worker ] && set -- --expose-gc "$@"
+# the worker collects its heap once it has no job left (apps/worker/src/jobs/idle-collector.ts), and grows
+# its heap at most 30% past what survived a collection, so a job of many small files does not inflate it
+[ "$app" = worker ] && set -- --expose-gc --heap-growing-percent=30 "$@"
 exec node --max-semi-space-size=2 "$@" "dist/apps/$app/main.js"
