@@ -82,6 +82,8 @@ export class BagZipWriter {
   private payloadBytes = 0;
   /** the file streaming in, to fail it when the zip fails */
   private current: Transform | null = null;
+  /** one per entry handed to archiver and not yet written, in order: archiver writes entries in turn */
+  private readonly unwritten: { resolve(): void; reject(error: Error): void }[] = [];
   /** why the zip can no longer be written (aborted, or its output failed); later additions fail with it */
   private failure: Error | null = null;
 
@@ -109,10 +111,12 @@ export class BagZipWriter {
 
     this.ownedPath = typeof options.output === 'string' ? options.output : null;
     const output = typeof options.output === 'string' ? createWriteStream(options.output) : options.output;
+    this.archive.on('entry', () => this.unwritten.shift()?.resolve());
     this.written = pipeline(this.archive, output);
     this.written.catch((error: Error) => {
       this.failure ??= error;
       this.current?.destroy(error);
+      for (const entry of this.unwritten.splice(0)) entry.reject(error);
     });
   }
 
@@ -157,13 +161,14 @@ export class BagZipWriter {
     return hashes;
   }
 
-  /** An explicit entry for a payload directory, so that an empty one survives. */
-  addDirectory(relativePath: string): void {
+  /** An explicit entry for a payload directory, so that an empty one survives; resolves once it is written. */
+  async addDirectory(relativePath: string): Promise<void> {
+    if (this.failure) throw this.failure;
     const path = this.claim(
       `data/${checkedRelativePath(relativePath.replace(/\/$/, ''), 'payload directory')}`,
     );
     // archiver makes a directory entry of a name ending in '/'
-    this.archive.append(Buffer.alloc(0), { name: `${this.root}${path}/` });
+    await this.append(Buffer.alloc(0), { name: `${this.root}${path}/` });
   }
 
   /**
@@ -216,15 +221,28 @@ export class BagZipWriter {
     if (this.current) throw new Error('A file was added before the previous one had gone into the zip');
   }
 
-  /** Streams `content` into the zip entry `path` through `through`; resolves once it all went through. */
+  /**
+   * Streams `content` into the zip entry `path` through `through`; resolves once archiver has written the
+   * entry. The stream's end alone is not enough: a small file then still sits in `through`'s buffer, and the
+   * next files would queue up inside archiver, each with its streams, without bound.
+   */
   private async streamEntry(path: string, content: Readable, through: Transform): Promise<void> {
     this.current = through;
-    this.archive.append(through, { name: this.root + path, store: !looksLikeText(path) });
     try {
-      await pipeline(content, through);
+      await Promise.all([
+        pipeline(content, through),
+        this.append(through, { name: this.root + path, store: !looksLikeText(path) }),
+      ]);
     } finally {
       this.current = null;
     }
+  }
+
+  /** Hands an entry to archiver; resolves once archiver has written it. */
+  private append(source: Readable | Buffer, entry: archiver.ZipEntryData): Promise<void> {
+    const written = new Promise<void>((resolve, reject) => this.unwritten.push({ resolve, reject }));
+    this.archive.append(source, entry);
+    return written;
   }
 
   private claim(path: string): string {

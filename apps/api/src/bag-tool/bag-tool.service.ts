@@ -53,7 +53,7 @@ async function writeBag(zip: ZipArchive, output: Writable, spillDir: string): Pr
     for (const entry of entries.filter((e) => !e.isDirectory)) {
       await writer.addPayloadFile(entry.path, await zip.openEntry(entry.path), entry.size);
     }
-    for (const directory of emptyDirectories(entries)) writer.addDirectory(directory.path);
+    for (const directory of emptyDirectories(entries)) await writer.addDirectory(directory.path);
     await writer.finalize();
   } catch (error) {
     await writer.abort();
