@@ -18,6 +18,6 @@ done
 # glibc, when it is the allocator: freed 1 MiB stream buffers go back at once instead of lingering
 export MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-131072}"
 # the worker collects its heap once it has no job left (apps/worker/src/jobs/idle-collector.ts), and grows
-# its heap at most 30% past what survived a collection, so a job of many small files does not inflate it
-[ "$app" = worker ] && set -- --expose-gc --heap-growing-percent=30 "$@"
+# its heap at most 60% past what survived a collection, so a job of many small files does not inflate it
+[ "$app" = worker ] && set -- --expose-gc --heap-growing-percent=60 "$@"
 exec node --max-semi-space-size=2 "$@" "dist/apps/$app/main.js"
