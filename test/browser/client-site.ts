@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { createServer as createHttpsServer, type Server } from 'node:https';
-import { connect, type AddressInfo } from 'node:net';
+import { createServer as createHttpsServer } from 'node:https';
+import { connect, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
+import { createServer as createTlsServer } from 'node:tls';
 import express from 'express';
 
 /**
@@ -60,6 +60,31 @@ export function selfSignedCertificate(): Certificate {
   return { key: readFileSync(key), cert: readFileSync(cert) };
 }
 
+/** A server the test stops at once; each resolves its `close()` also when already closed. */
+export interface TestServer {
+  close(): Promise<void>;
+}
+
+/**
+ * Closes `server` without waiting for its clients: the connections still open are destroyed. A browser can
+ * leave connections behind (one never past its TLS handshake, say), and a plain close() then waited on
+ * them for the afterAll's whole timeout.
+ */
+function closingAtOnce(server: NetServer): TestServer {
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  return {
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      }),
+  };
+}
+
 /**
  * TLS on `port` in front of the plain-HTTP API on `apiPort`, as a reverse proxy would be: the client
  * hard-codes https. Bytes pass through unchanged, so the API sees exactly what the browser sends.
@@ -68,27 +93,28 @@ export async function startTlsFront(
   certificate: Certificate,
   port: number,
   apiPort: number,
-): Promise<TlsServer> {
+): Promise<TestServer> {
   const server = createTlsServer(certificate, (secure) => {
     const plain = connect(apiPort, '127.0.0.1');
     secure.pipe(plain).pipe(secure);
-    // either side gone (an error, or the browser closed) ends the other: a half-open pair would keep the
-    // server's close() waiting (an afterAll once hung on it for its whole timeout)
+    // either side gone (an error, or the browser closed) ends the other
     const close = () => {
       secure.destroy();
       plain.destroy();
     };
     for (const socket of [secure, plain]) socket.on('error', close).on('close', close);
   });
+  const front = closingAtOnce(server);
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return server;
+  return front;
 }
 
 /** The client's build served over https under /ui/, as its `homepage` expects; answers its origin. */
-export async function startClientSite(certificate: Certificate): Promise<{ server: Server; origin: string }> {
+export async function startClientSite(certificate: Certificate): Promise<TestServer & { origin: string }> {
   const app = express();
   app.use('/ui', express.static(CLIENT_BUILD));
   const server = createHttpsServer(certificate, app);
+  const site = closingAtOnce(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, origin: `https://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  return { ...site, origin: `https://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }

@@ -8,10 +8,8 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import type { Server } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Server as TlsServer } from 'node:tls';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { FakeFairEvaluator } from '../fakes/fair-evaluator/fake-fair-evaluator';
 import { makeBagZip, zipOf } from '../support/bags';
@@ -28,6 +26,7 @@ import {
   selfSignedCertificate,
   startClientSite,
   startTlsFront,
+  type TestServer,
 } from './client-site';
 import { BrowserWatch } from './browser-watch';
 
@@ -87,8 +86,8 @@ const SUITE = 'the PresQT web client in Chromium, against the real API and worke
 
 describeWithClient(SUITE, () => {
   let stack: Stack;
-  let tlsFront: TlsServer;
-  let site: Server;
+  let tlsFront: TestServer;
+  let site: TestServer;
   let browser: Browser;
   let page: Page;
   let watch: BrowserWatch;
@@ -115,7 +114,7 @@ describeWithClient(SUITE, () => {
     const targets = clientTargets();
     roots = targets;
     const client = await startClientSite(certificate);
-    site = client.server;
+    site = client;
     const api = builtApiAddress();
     stack = await startStack({
       env: {
@@ -154,8 +153,8 @@ describeWithClient(SUITE, () => {
 
   afterAll(async () => {
     await browser?.close();
-    await new Promise((resolve) => tlsFront?.close(resolve));
-    await new Promise((resolve) => site?.close(resolve));
+    await tlsFront?.close();
+    await site?.close();
     await stack?.stop();
     await evaluator?.stop();
     await proposer?.close();
