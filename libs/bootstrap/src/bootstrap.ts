@@ -34,6 +34,9 @@ export function useStructuredLogs(app: INestApplication): LoggerService {
  * Closes the application on SIGTERM or SIGINT (running Nest's shutdown hooks, which close queues and the HTTP
  * server after in-flight work) and then exits with 0, so that supervisors see a clean stop.
  */
+/** how long a stop may take before the process exits regardless */
+const SHUTDOWN_LIMIT_MS = 25_000;
+
 export function closeOnSignals(
   app: INestApplicationContext,
   logger: LoggerService,
@@ -47,6 +50,12 @@ export function closeOnSignals(
       process.on('unhandledRejection', (reason: unknown) => {
         logger.warn(`${processName} ignored while shutting down: ${describe(reason)}`);
       });
+      // a stop that hangs (a job run that never reaches its next checkpoint) must not keep the process: its
+      // jobs are taken over after their lock, as a killed worker's are; within Docker's 30 s stop grace
+      setTimeout(() => {
+        logger.error(`${processName} did not stop within ${SHUTDOWN_LIMIT_MS / 1000} s; exiting anyway`);
+        process.exit(1);
+      }, SHUTDOWN_LIMIT_MS).unref();
       app.close().then(
         () => {
           logger.log(`${processName} stopped`);
