@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
-import { connect, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
 import express from 'express';
+import { closingAtOnce, type TestServer } from '../support/closing-server';
 
 /**
  * Where test/browser/build-client.sh leaves the PresQT web client's production build: outside this
@@ -58,31 +59,6 @@ export function selfSignedCertificate(): Certificate {
     { stdio: 'ignore' },
   );
   return { key: readFileSync(key), cert: readFileSync(cert) };
-}
-
-/** A server the test stops at once; each resolves its `close()` also when already closed. */
-export interface TestServer {
-  close(): Promise<void>;
-}
-
-/**
- * Closes `server` without waiting for its clients: the connections still open are destroyed. A browser can
- * leave connections behind (one never past its TLS handshake, say), and a plain close() then waited on
- * them for the afterAll's whole timeout.
- */
-function closingAtOnce(server: NetServer): TestServer {
-  const sockets = new Set<Socket>();
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  return {
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
-      }),
-  };
 }
 
 /**

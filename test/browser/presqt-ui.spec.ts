@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { FakeFairEvaluator } from '../fakes/fair-evaluator/fake-fair-evaluator';
 import { makeBagZip, zipOf } from '../support/bags';
+import type { TestServer } from '../support/closing-server';
 import { startFakeFairshake, type FakeFairshake } from '../support/fake-fairshake';
 import { startFakeProposer, type FakeProposer } from '../support/fake-proposer';
 import { filesystemEntry, fsId, writeTargetsFile, writeTree } from '../support/fs-fixtures';
@@ -26,7 +27,6 @@ import {
   selfSignedCertificate,
   startClientSite,
   startTlsFront,
-  type TestServer,
 } from './client-site';
 import { BrowserWatch } from './browser-watch';
 

@@ -1,7 +1,8 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { closingAtOnce, type TestServer } from '../support/closing-server';
 
 /**
  * The common part of the fake upstreams (GitHub, OSF, ...): an HTTP server on 127.0.0.1 with routes named by
@@ -143,8 +144,7 @@ export class FakeServer {
   latencyMs = 0;
   private readonly routes: Route[] = [];
   private readonly faults: Fault[] = [];
-  private readonly sockets = new Set<Socket>();
-  private server: Server | null = null;
+  private running: TestServer | null = null;
   private address = '';
 
   constructor(
@@ -210,20 +210,16 @@ export class FakeServer {
 
   async start(): Promise<this> {
     const server = createServer((req, res) => void this.handle(req, res));
-    server.on('connection', (socket) => {
-      this.sockets.add(socket);
-      socket.once('close', () => this.sockets.delete(socket));
-    });
+    const running = closingAtOnce(server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    this.server = server;
+    this.running = running;
     this.address = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     return this;
   }
 
   async stop(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
-    this.server = null;
+    await this.running?.close();
+    this.running = null;
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -30,13 +30,14 @@ export function useStructuredLogs(app: INestApplication): LoggerService {
   return logger;
 }
 
-/**
- * Closes the application on SIGTERM or SIGINT (running Nest's shutdown hooks, which close queues and the HTTP
- * server after in-flight work) and then exits with 0, so that supervisors see a clean stop.
- */
 /** how long a stop may take before the process exits regardless */
 const SHUTDOWN_LIMIT_MS = 25_000;
 
+/**
+ * Closes the application on SIGTERM or SIGINT (running Nest's shutdown hooks, which close queues and the HTTP
+ * server after in-flight work) and then exits with 0, so that supervisors see a clean stop; with 1 when the
+ * stop has not finished within SHUTDOWN_LIMIT_MS.
+ */
 export function closeOnSignals(
   app: INestApplicationContext,
   logger: LoggerService,
