@@ -1,14 +1,21 @@
 import { normalizeKeyword, normalizeKeywords } from './normalize-keywords';
 
+/** What is known of the resource whose keywords are enhanced, beyond the keywords themselves. */
+export interface EnhancementContext {
+  /** the resource's title, read as context for the keywords' senses */
+  title?: string;
+}
+
 /** Finds terms related to keywords (synonyms, broader terms) in a vocabulary. */
 export interface KeywordEnhancer {
   /** what the metadata file records as the enhancer of the keywords it added */
   readonly name: string;
   /**
-   * Terms related to `keywords` that are not among them, normalized, in a stable order: the terms of the first
-   * keyword first, each keyword's most relevant terms first.
+   * Terms related to `keywords` (the keywords of one resource, read together) that are not among them,
+   * normalized, in a stable order: the terms of the first keyword first, each keyword's most relevant terms
+   * first.
    */
-  enhance(keywords: string[]): Promise<string[]>;
+  enhance(keywords: string[], context?: EnhancementContext): Promise<string[]>;
 }
 
 /** Nest injection token of the configured KeywordEnhancer. */

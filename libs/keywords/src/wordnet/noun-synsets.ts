@@ -1,10 +1,25 @@
 import { open, type FileHandle } from 'node:fs/promises';
 
-/** One noun synset of `data.noun`: its words (as WordNet spells them, `_` between words) and its hypernyms. */
+/** A pointer of a synset to another noun synset (WordNet's wndb(5) format). */
+export interface Pointer {
+  /** WordNet's pointer symbol: `@` hypernym, `@i` instance hypernym, `~` hyponym, `;c` topic domain, ... */
+  symbol: string;
+  target: number;
+  /** the word of this synset the pointer is about (1-based), 0 when it is about the whole synset */
+  sourceWord: number;
+}
+
+/** One noun synset of `data.noun`. */
 export interface Synset {
+  offset: number;
+  /** WordNet's lexicographer file number: 5 noun.animal, 18 noun.person, 27 noun.substance, ... */
+  lexFile: number;
+  /** its words as WordNet spells them (`_` between words, capitals kept) */
   words: string[];
-  /** offsets of the synsets one level up (hypernyms and instance hypernyms) */
-  broader: number[];
+  /** pointers to other noun synsets (pointers to verbs and adjectives are left out) */
+  pointers: Pointer[];
+  /** its definition and examples */
+  gloss: string;
 }
 
 const NEWLINE = 0x0a;
@@ -24,7 +39,7 @@ export class NounSynsets {
   ) {}
 
   /** The synsets at `offsets`; the file is opened at most once per call, for those not cached. */
-  async read(offsets: readonly number[]): Promise<Map<number, Synset>> {
+  async read(offsets: Iterable<number>): Promise<Map<number, Synset>> {
     const found = new Map<number, Synset>();
     const missing: number[] = [];
     for (const offset of new Set(offsets)) {
@@ -69,19 +84,29 @@ async function readLine(file: FileHandle, offset: number): Promise<string> {
 
 /** synset_offset lex_filenum ss_type w_cnt word lex_id [word lex_id...] p_cnt [ptr...] | gloss */
 function parseSynset(line: string, offset: number): Synset {
-  const fields = line.split(' | ')[0].split(' ');
+  const bar = line.indexOf(' | ');
+  const fields = (bar === -1 ? line : line.slice(0, bar)).split(' ');
   if (Number(fields[0]) !== offset) {
     throw new Error(`WordNet data.noun has no synset at offset ${offset}: the index and data files differ`);
   }
   const wordCount = parseInt(fields[3], 16);
-  const words = Array.from({ length: wordCount }, (_, i) => fields[4 + 2 * i]);
+  // a word may carry a syntactic marker such as `(p)`; it is not part of the word
+  const words = Array.from({ length: wordCount }, (_, i) => fields[4 + 2 * i].replace(/\(\w+\)$/, ''));
   const pointersAt = 4 + 2 * wordCount;
   const pointerCount = Number(fields[pointersAt]);
-  const broader: number[] = [];
+  const pointers: Pointer[] = [];
   for (let i = 0; i < pointerCount; i++) {
-    // each pointer: pointer_symbol synset_offset pos source/target
-    const [symbol, target, pos] = fields.slice(pointersAt + 1 + 4 * i, pointersAt + 4 + 4 * i);
-    if ((symbol === '@' || symbol === '@i') && pos === 'n') broader.push(Number(target));
+    // each pointer: pointer_symbol synset_offset pos source/target (two hex bytes: source word, target word)
+    const [symbol, target, pos, sourceTarget] = fields.slice(pointersAt + 1 + 4 * i, pointersAt + 5 + 4 * i);
+    if (pos === 'n') {
+      pointers.push({ symbol, target: Number(target), sourceWord: parseInt(sourceTarget.slice(0, 2), 16) });
+    }
   }
-  return { words, broader };
+  return {
+    offset,
+    lexFile: Number(fields[1]),
+    words,
+    pointers,
+    gloss: bar === -1 ? '' : line.slice(bar + 3).trim(),
+  };
 }

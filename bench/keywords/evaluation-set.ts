@@ -1,0 +1,52 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { normalizeKeyword } from '@app/keywords';
+
+/** One research dataset of the evaluation set, with a curator's judgment of terms suggested for it. */
+export interface EvaluatedResource {
+  id: string;
+  field: 'life' | 'earth' | 'physical' | 'social' | 'computing';
+  /** `tune`: the enhancer's weights were chosen looking at these; `held-out`: never looked at while tuning */
+  split: 'tune' | 'held-out';
+  /** the record it was taken from, or `typical: ...` for a list written in the manner of such deposits */
+  source: string;
+  title: string;
+  keywords: string[];
+  /** the sense each keyword is meant in, in words */
+  senses: Record<string, string>;
+  /** terms a curator would keep for this resource */
+  keep: string[];
+  /** terms a curator would reject: other senses' words, terms too vague for this resource */
+  reject: string[];
+}
+
+export interface EvaluationSet {
+  /** terms rejected for every resource (too general to describe one), unless its own list keeps them */
+  rejectEverywhere: string[];
+  resources: EvaluatedResource[];
+}
+
+export type Verdict = 'kept' | 'rejected' | 'unjudged';
+
+export function loadEvaluationSet(): EvaluationSet {
+  const set = JSON.parse(readFileSync(join(__dirname, 'resources.json'), 'utf8')) as EvaluationSet;
+  for (const resource of set.resources) {
+    const keep = new Set(resource.keep.map(normalizeKeyword));
+    const both = resource.reject.map(normalizeKeyword).filter((term) => keep.has(term));
+    if (both.length > 0) throw new Error(`${resource.id} both keeps and rejects ${both.join(', ')}`);
+  }
+  return set;
+}
+
+/**
+ * A curator's verdict on `term` suggested for `resource`: kept when its keep list has it, rejected when its
+ * reject list or the set's reject-everywhere list has it, and otherwise unjudged (the bench counts an
+ * unjudged suggestion as not kept, and lists it).
+ */
+export function verdict(set: EvaluationSet, resource: EvaluatedResource, term: string): Verdict {
+  const normalized = normalizeKeyword(term);
+  if (resource.keep.some((kept) => normalizeKeyword(kept) === normalized)) return 'kept';
+  const rejected = [...resource.reject, ...set.rejectEverywhere];
+  if (rejected.some((rejectedTerm) => normalizeKeyword(rejectedTerm) === normalized)) return 'rejected';
+  return 'unjudged';
+}
