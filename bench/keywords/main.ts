@@ -22,7 +22,7 @@ interface Outcome {
 async function evaluate(set: EvaluationSet, enhancer: KeywordEnhancer): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
   for (const resource of set.resources) {
-    const terms = await enhancer.enhance(resource.keywords, { title: resource.title });
+    const { terms } = await enhancer.enhance(resource.keywords, { title: resource.title });
     outcomes.push({
       resource,
       suggestions: terms.map((term) => ({ term, verdict: verdict(set, resource, term) })),

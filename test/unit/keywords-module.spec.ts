@@ -3,7 +3,7 @@ import { ConfigModule, loadConfig } from '@app/config';
 import {
   KEYWORD_ENHANCER,
   KeywordsModule,
-  SciGraphKeywordEnhancer,
+  HttpKeywordEnhancer,
   WordNetKeywordEnhancer,
   type KeywordEnhancer,
 } from '@app/keywords';
@@ -23,13 +23,18 @@ describe('KeywordsModule', () => {
     expect(await configuredEnhancer({ KEYWORD_ENHANCER: 'embedded' })).toBeInstanceOf(WordNetKeywordEnhancer);
   });
 
-  it('provides the SciGraph enhancer when configured', async () => {
+  it.each<[string, Record<string, string>]>([
+    ['scigraph', { SCIGRAPH_URL: 'http://127.0.0.1:9/scigraph/' }],
+    ['ols', {}],
+    ['skosmos', { SKOSMOS_URL: 'http://127.0.0.1:9/browse' }],
+  ])('provides the %s enhancer when configured', async (kind, env) => {
     const enhancer = await configuredEnhancer({
-      KEYWORD_ENHANCER: 'scigraph',
-      SCIGRAPH_URL: 'http://127.0.0.1:9/scigraph/',
+      KEYWORD_ENHANCER: kind,
       KEYWORD_ENHANCER_TIMEOUT_MS: '1500',
+      ...env,
     });
-    expect(enhancer).toBeInstanceOf(SciGraphKeywordEnhancer);
+    expect(enhancer).toBeInstanceOf(HttpKeywordEnhancer);
+    expect(enhancer.name).toBe(kind);
   });
 });
 
@@ -55,8 +60,46 @@ describe('keyword enhancer settings', () => {
     ).toHaveProperty('keywordEnhancer.timeoutMs', 5000);
   });
 
+  it('carry the OLS URL and ontologies, and the Skosmos vocabulary and language', () => {
+    expect(loadConfig({ SECRET_KEY, KEYWORD_ENHANCER: 'ols' }).keywordEnhancer).toEqual({
+      kind: 'ols',
+      url: 'https://www.ebi.ac.uk/ols4',
+      timeoutMs: 5000,
+      ontologies: ['envo', 'go', 'chebi', 'uberon', 'pato', 'obi'],
+    });
+    expect(
+      loadConfig({
+        SECRET_KEY,
+        KEYWORD_ENHANCER: 'ols',
+        OLS_URL: 'http://ols.local/',
+        OLS_ONTOLOGIES: 'ENVO, ncbitaxon',
+      }).keywordEnhancer,
+    ).toMatchObject({ url: 'http://ols.local', ontologies: ['envo', 'ncbitaxon'] });
+    expect(
+      loadConfig({
+        SECRET_KEY,
+        KEYWORD_ENHANCER: 'skosmos',
+        SKOSMOS_URL: 'https://agrovoc.fao.org/browse/',
+        SKOSMOS_VOCABULARY: 'unescot',
+        SKOSMOS_LANGUAGE: 'fr',
+      }).keywordEnhancer,
+    ).toEqual({
+      kind: 'skosmos',
+      url: 'https://agrovoc.fao.org/browse',
+      timeoutMs: 5000,
+      vocabulary: 'unescot',
+      language: 'fr',
+    });
+  });
+
   it.each<[string, Record<string, string>, string]>([
-    ['an unknown enhancer', { KEYWORD_ENHANCER: 'wordnet' }, 'KEYWORD_ENHANCER must be embedded or scigraph'],
+    [
+      'an unknown enhancer',
+      { KEYWORD_ENHANCER: 'wordnet' },
+      'KEYWORD_ENHANCER must be embedded, scigraph, ols or skosmos',
+    ],
+    ['skosmos without its URL', { KEYWORD_ENHANCER: 'skosmos' }, 'required when KEYWORD_ENHANCER is skosmos'],
+    ['ontologies that are no list of ids', { OLS_ONTOLOGIES: 'envo;go' }, 'OLS_ONTOLOGIES must be'],
     [
       'scigraph without its URL',
       { KEYWORD_ENHANCER: 'scigraph' },

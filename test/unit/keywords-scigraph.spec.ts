@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { SciGraphKeywordEnhancer } from '@app/keywords';
+import { HttpKeywordEnhancer, SciGraphVocabulary, type KeywordEnhancer } from '@app/keywords';
 import { startFakeSciGraph, type FakeConcept, type FakeSciGraph } from '../support/fake-scigraph';
 
 const CONCEPTS: FakeConcept[] = [
@@ -42,7 +42,19 @@ const CONCEPTS: FakeConcept[] = [
   },
 ];
 
-describe('SciGraphKeywordEnhancer', () => {
+/** stands in for the embedded enhancer, so that a test sees when the fallback answered */
+const FALLBACK: KeywordEnhancer = {
+  name: 'wordnet',
+  enhance: async () => ({ terms: ['fallback term'], enhancer: 'wordnet' }),
+};
+
+/** The SciGraph enhancer, answering its terms only. */
+function sciGraph(url: string, timeoutMs = 5000) {
+  const enhancer = new HttpKeywordEnhancer(new SciGraphVocabulary(), { url, timeoutMs }, FALLBACK);
+  return { enhance: async (keywords: string[]) => (await enhancer.enhance(keywords)).terms };
+}
+
+describe('SciGraph keyword enhancer', () => {
   let fake: FakeSciGraph;
   let warn: jest.SpyInstance;
 
@@ -56,7 +68,7 @@ describe('SciGraphKeywordEnhancer', () => {
     await fake.close();
   });
 
-  const enhancer = (timeoutMs = 5000) => new SciGraphKeywordEnhancer({ url: fake.url, timeoutMs });
+  const enhancer = (timeoutMs = 5000) => sciGraph(fake.url, timeoutMs);
 
   it('offers the labels and synonyms of the concepts found, without the keyword itself', async () => {
     expect(await enhancer().enhance(['Nerve Cell'])).toEqual(['neuron', 'neurone']);
@@ -102,7 +114,7 @@ describe('SciGraphKeywordEnhancer', () => {
     const slow = await startFakeSciGraph(CONCEPTS, { delayMs: 40 });
     try {
       const keywords = Array.from({ length: 12 }, (_, i) => `keyword ${i}`);
-      await new SciGraphKeywordEnhancer({ url: slow.url, timeoutMs: 5000 }).enhance(['neuron', ...keywords]);
+      await sciGraph(slow.url).enhance(['neuron', ...keywords]);
       expect(slow.requests).toHaveLength(13);
       expect(slow.peakConcurrency).toBeGreaterThan(1);
       expect(slow.peakConcurrency).toBeLessThanOrEqual(4);
@@ -113,34 +125,37 @@ describe('SciGraphKeywordEnhancer', () => {
 
   it.each<[FakeSciGraph['mode'], RegExp]>([
     ['error', /answered HTTP 500/],
-    ['garbage', /answered something other than a JSON array/],
-  ])('gives [] and logs one warning naming the service when it answers badly (%s)', async (mode, reason) => {
-    fake.mode = mode;
-    expect(await enhancer().enhance(['neuron', 'brain', 'cortex', 'encephalon', 'isocortex'])).toEqual([]);
-    expect(warn).toHaveBeenCalledTimes(1);
-    expect(warn.mock.calls[0][0]).toContain(fake.url);
-    expect(warn.mock.calls[0][0]).toMatch(reason);
-  });
+    ['garbage', /answered something other than JSON/],
+  ])(
+    'falls back to the embedded enhancer, logging one warning naming the service, when it answers badly (%s)',
+    async (mode, reason) => {
+      fake.mode = mode;
+      expect(await enhancer().enhance(['neuron', 'brain', 'cortex', 'encephalon', 'isocortex'])).toEqual([
+        'fallback term',
+      ]);
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(warn.mock.calls[0][0]).toContain(fake.url);
+      expect(warn.mock.calls[0][0]).toMatch(reason);
+    },
+  );
 
-  it('gives [] within the timeout, and logs one warning, when the service does not answer', async () => {
+  it('falls back within the timeout, and logs one warning, when the service does not answer', async () => {
     fake.mode = 'hang';
     const started = Date.now();
     expect(
       await enhancer(300).enhance(['neuron', 'brain', 'cortex', 'encephalon', 'isocortex', 'neocortex']),
-    ).toEqual([]);
+    ).toEqual(['fallback term']);
     expect(Date.now() - started).toBeLessThan(2000);
     expect(warn).toHaveBeenCalledTimes(1);
     expect(warn.mock.calls[0][0]).toContain(fake.url);
     expect(warn.mock.calls[0][0]).toContain('did not answer within 300 ms');
   });
 
-  it('gives [] and logs one warning when nothing listens at the URL', async () => {
+  it('falls back and logs one warning when nothing listens at the URL', async () => {
     const url = fake.url;
     await fake.close();
     fake = await startFakeSciGraph([]); // for afterEach
-    expect(await new SciGraphKeywordEnhancer({ url, timeoutMs: 5000 }).enhance(['neuron', 'brain'])).toEqual(
-      [],
-    );
+    expect(await sciGraph(url).enhance(['neuron', 'brain'])).toEqual(['fallback term']);
     expect(warn).toHaveBeenCalledTimes(1);
     expect(warn.mock.calls[0][0]).toContain(url);
     expect(warn.mock.calls[0][0]).toContain('could not be reached (ECONNREFUSED)');
@@ -148,20 +163,18 @@ describe('SciGraphKeywordEnhancer', () => {
 
   it('sends credentials given in the URL as Basic authorization, and never logs them', async () => {
     const withCredentials = fake.url.replace('http://', 'http://reader:s3cret@');
-    const authorized = new SciGraphKeywordEnhancer({ url: withCredentials, timeoutMs: 5000 });
+    const authorized = sciGraph(withCredentials);
     expect(await authorized.enhance(['neuron'])).toEqual(['nerve cell', 'neurone']);
     expect(fake.requests[0].authorization).toBe(`Basic ${Buffer.from('reader:s3cret').toString('base64')}`);
     fake.mode = 'error';
-    expect(await authorized.enhance(['neuron'])).toEqual([]);
+    expect(await authorized.enhance(['neuron'])).toEqual(['fallback term']);
     expect(warn.mock.calls[0][0]).toContain(fake.url);
     expect(warn.mock.calls[0][0]).not.toContain('s3cret');
   });
 
   it('keeps a query of the base URL (e.g. an API key) on every request, and out of the log', async () => {
     fake.mode = 'error';
-    await new SciGraphKeywordEnhancer({ url: `${fake.url}/?key=abc123`, timeoutMs: 5000 }).enhance([
-      'neuron',
-    ]);
+    await sciGraph(`${fake.url}/?key=abc123`).enhance(['neuron']);
     expect(fake.requests[0].query.get('key')).toBe('abc123');
     expect(fake.requests[0].query.get('limit')).toBe('10');
     expect(warn.mock.calls[0][0]).not.toContain('abc123');

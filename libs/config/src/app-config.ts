@@ -316,8 +316,10 @@ class Environment {
   LOG_FORMAT: 'json' | 'pretty' = 'json';
 
   @IsOptional()
-  @IsIn(['embedded', 'scigraph'], { message: 'KEYWORD_ENHANCER must be embedded or scigraph' })
-  KEYWORD_ENHANCER: 'embedded' | 'scigraph' = 'embedded';
+  @IsIn(['embedded', 'scigraph', 'ols', 'skosmos'], {
+    message: 'KEYWORD_ENHANCER must be embedded, scigraph, ols or skosmos',
+  })
+  KEYWORD_ENHANCER: 'embedded' | 'scigraph' | 'ols' | 'skosmos' = 'embedded';
 
   @Transform(emptyAsUnset)
   @ValidateIf((env: Environment) => env.KEYWORD_ENHANCER === 'scigraph' || env.SCIGRAPH_URL !== undefined)
@@ -330,6 +332,47 @@ class Environment {
     },
   )
   SCIGRAPH_URL?: string;
+
+  @IsOptional()
+  @Transform(emptyAsUnset)
+  @IsUrl(
+    { require_tld: false, require_protocol: true, protocols: ['http', 'https'] },
+    {
+      message:
+        'OLS_URL must be the absolute http(s) URL of an OLS4 service, such as https://www.ebi.ac.uk/ols4',
+    },
+  )
+  OLS_URL: string = 'https://www.ebi.ac.uk/ols4';
+
+  @IsOptional()
+  @Matches(/^\s*[A-Za-z0-9_-]+(\s*,\s*[A-Za-z0-9_-]+)*\s*$/, {
+    message: 'OLS_ONTOLOGIES must be a comma-separated list of OLS ontology ids, such as envo,go,chebi',
+  })
+  OLS_ONTOLOGIES: string = 'envo,go,chebi,uberon,pato,obi';
+
+  @Transform(emptyAsUnset)
+  @ValidateIf((env: Environment) => env.KEYWORD_ENHANCER === 'skosmos' || env.SKOSMOS_URL !== undefined)
+  @IsUrl(
+    { require_tld: false, require_protocol: true, protocols: ['http', 'https'] },
+    {
+      message:
+        'SKOSMOS_URL must be the absolute http(s) URL of a Skosmos service (before /rest/v1), such as ' +
+        'https://agrovoc.fao.org/browse; it is required when KEYWORD_ENHANCER is skosmos',
+    },
+  )
+  SKOSMOS_URL?: string;
+
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9_.-]+$/, {
+    message: 'SKOSMOS_VOCABULARY must be a Skosmos vocabulary id, such as agrovoc',
+  })
+  SKOSMOS_VOCABULARY: string = 'agrovoc';
+
+  @IsOptional()
+  @Matches(/^[A-Za-z]{2,3}(-[A-Za-z0-9]+)*$/, {
+    message: 'SKOSMOS_LANGUAGE must be a language code, such as en',
+  })
+  SKOSMOS_LANGUAGE: string = 'en';
 
   @IsOptional()
   @Transform(toInt)
@@ -527,10 +570,10 @@ export class AppConfig {
   /** what an uploaded zip may hold: entries, decompressed bytes, compression ratio (zip bombs) */
   readonly zipLimits: { maxEntries: number; maxTotalBytes: number; maxRatio: number };
   /**
-   * the keyword enhancer: the embedded WordNet one, or a SciGraph service at `url`, whose enhancement gives up
-   * (adding no terms) after `timeoutMs`
+   * the keyword enhancer: the embedded WordNet one, or a vocabulary service at `url` whose enhancement gives
+   * way to the embedded one after `timeoutMs`
    */
-  readonly keywordEnhancer: { kind: 'embedded' } | { kind: 'scigraph'; url: string; timeoutMs: number };
+  readonly keywordEnhancer: KeywordEnhancerSettings;
 
   /** where assessments are also registered; undefined: they are only kept in Redis */
   readonly fairshake: FairshakeSettings | undefined;
@@ -599,14 +642,35 @@ export class AppConfig {
   }
 }
 
-function keywordEnhancerSettings(env: Environment): AppConfig['keywordEnhancer'] {
-  if (env.KEYWORD_ENHANCER !== 'scigraph') return { kind: 'embedded' };
-  // validation has required SCIGRAPH_URL for scigraph
-  return {
-    kind: 'scigraph',
-    url: env.SCIGRAPH_URL!.replace(/\/+$/, ''),
-    timeoutMs: env.KEYWORD_ENHANCER_TIMEOUT_MS,
-  };
+/** Which keyword enhancer a deployment uses, and where its vocabulary service is. */
+export type KeywordEnhancerSettings =
+  | { kind: 'embedded' }
+  | { kind: 'scigraph'; url: string; timeoutMs: number }
+  | { kind: 'ols'; url: string; timeoutMs: number; ontologies: string[] }
+  | { kind: 'skosmos'; url: string; timeoutMs: number; vocabulary: string; language: string };
+
+function keywordEnhancerSettings(env: Environment): KeywordEnhancerSettings {
+  const withoutSlash = (url: string) => url.replace(/\/+$/, '');
+  const timeoutMs = env.KEYWORD_ENHANCER_TIMEOUT_MS;
+  switch (env.KEYWORD_ENHANCER) {
+    case 'embedded':
+      return { kind: 'embedded' };
+    case 'scigraph':
+      // validation has required SCIGRAPH_URL for scigraph, and SKOSMOS_URL for skosmos
+      return { kind: 'scigraph', url: withoutSlash(env.SCIGRAPH_URL!), timeoutMs };
+    case 'ols': {
+      const ontologies = env.OLS_ONTOLOGIES.split(',').map((id) => id.trim().toLowerCase());
+      return { kind: 'ols', url: withoutSlash(env.OLS_URL), timeoutMs, ontologies };
+    }
+    case 'skosmos':
+      return {
+        kind: 'skosmos',
+        url: withoutSlash(env.SKOSMOS_URL!),
+        timeoutMs,
+        vocabulary: env.SKOSMOS_VOCABULARY,
+        language: env.SKOSMOS_LANGUAGE,
+      };
+  }
 }
 
 function fairshakeSettings(env: Environment): FairshakeSettings | undefined {

@@ -6,16 +6,23 @@ export interface EnhancementContext {
   title?: string;
 }
 
+/** What one enhancement found. */
+export interface Enhancement {
+  /**
+   * Terms related to the keywords that are not among them, normalized, in a stable order: the terms of the
+   * first keyword first, each keyword's most relevant terms first.
+   */
+  terms: string[];
+  /** the enhancer that found them, as the metadata file records it (`wordnet` when a service fell back to it) */
+  enhancer: string;
+}
+
 /** Finds terms related to keywords (synonyms, broader terms) in a vocabulary. */
 export interface KeywordEnhancer {
-  /** what the metadata file records as the enhancer of the keywords it added */
+  /** the enhancer's name, as the metadata file records it */
   readonly name: string;
-  /**
-   * Terms related to `keywords` (the keywords of one resource, read together) that are not among them,
-   * normalized, in a stable order: the terms of the first keyword first, each keyword's most relevant terms
-   * first.
-   */
-  enhance(keywords: string[], context?: EnhancementContext): Promise<string[]>;
+  /** What the vocabulary relates to `keywords`, the keywords of one resource read together. */
+  enhance(keywords: string[], context?: EnhancementContext): Promise<Enhancement>;
 }
 
 /** Nest injection token of the configured KeywordEnhancer. */

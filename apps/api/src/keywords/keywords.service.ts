@@ -17,8 +17,8 @@ export class KeywordsService {
     target.requireAction('keywords');
     const session = await target.connector.open(token);
     const keywords = resourceKeywords(await session.keywords(id), await findMetadataFile(session, id));
-    const enhanced = await this.enhancer.enhance(keywords);
-    return { keywords, enhanced_keywords: enhanced, all_keywords: [...keywords, ...enhanced] };
+    const { terms } = await this.enhancer.enhance(keywords);
+    return { keywords, enhanced_keywords: terms, all_keywords: [...keywords, ...terms] };
   }
 
   /**
@@ -62,7 +62,7 @@ export class KeywordsService {
   /** The keyword enhancement service: the input with what the enhancer finds for it, in a stable order. */
   async enhance(requested: readonly string[]) {
     const keywords = normalizeKeywords(requested);
-    const added = await this.enhancer.enhance(keywords);
-    return { keywords_added: added, final_keywords: [...keywords, ...added] };
+    const { terms } = await this.enhancer.enhance(keywords);
+    return { keywords_added: terms, final_keywords: [...keywords, ...terms] };
   }
 }

