@@ -64,7 +64,9 @@ export function chooseSenses(
     const contextWords = new Set(
       [...titleTokens, ...words.filter((_, j) => j !== i).flat()].filter((word) => !own.has(word)),
     );
-    const hasContext = others.length > 0 || contextWords.size > 0;
+    // the other keywords must bear on a sense; the title's words only add evidence (a title says more than
+    // its subject: "Forest Plots")
+    const hasContext = others.length > 0 || words.some((w, j) => j !== i && w.length > 0);
     const hasPeopleless = candidates.some((s) => !isPersonSense(s));
     const scored = candidates
       .map((profile) => score(profile, others, contextWords, hasPeopleless))
@@ -78,14 +80,20 @@ export function chooseSenses(
       second && best.context === second.context && best.profile.natural && second.profile.natural;
     if (second && !undecidedNatural && best.total - second.total < WEIGHTS.margin) return undefined;
     // a natural thing may share few words with the rest of a resource about natural things: a mouse with a
-    // genome ("the DNA sequence of an organism") or a crane with a wetland, when it is the word's only natural
-    // reading
+    // genome ("the DNA sequence of an organism") or a crane with a wetland
     const naturalResource =
       naturalKeywords.some((natural, j) => j !== i && natural) ||
       [...contextWords].some((word) => best.profile.lineage.has(word)) ||
       others.some((senses) => senses.some((other) => overlap(best.profile.lineage, other.tokens) > 0));
-    const onlyNatural = candidates.filter((s) => s.natural && !s.instance).length === 1;
-    const naturalDefault = best.profile.natural && onlyNatural && naturalResource;
+    // ... and no other natural reading of the word is favoured more by the context
+    const unrivalled = candidates.every(
+      (other) =>
+        other === best.profile ||
+        !other.natural ||
+        other.instance ||
+        scored.find((x) => x.profile === other)!.context <= best.context,
+    );
+    const naturalDefault = best.profile.natural && unrivalled && naturalResource;
     if (hasContext && best.context < WEIGHTS.minContext && !naturalDefault) {
       return undefined;
     }
