@@ -7,9 +7,9 @@ import {
   type RemoteFile,
   type RemoteFolder,
 } from '@app/connectors';
-import { osfConnector, type OsfOptions } from '@app/connectors/osf';
+import { fileServiceOrigins, osfConnector, type OsfOptions } from '@app/connectors/osf';
 import { connectorContext } from '../support/connector-context';
-import { OsfFake } from '../fakes/osf/osf-fake';
+import { OsfFake, OTHER_REGION } from '../fakes/osf/osf-fake';
 import type { FakeNode, FakeUser } from '../fakes/osf/model';
 import { osfDescription } from '../fakes/osf/openapi';
 import type { RecordedRequest } from '../fakes/fake-server';
@@ -213,6 +213,7 @@ describe('osf connector', () => {
         osfConnector.validateOptions({
           api_url: 'https://api.test.osf.io/v2/',
           files_url: 'https://files.us.test.osf.io/',
+          files_urls: ['https://files.de-1.test.osf.io/'],
           public: true,
           per_page: 100,
         }),
@@ -220,18 +221,47 @@ describe('osf connector', () => {
       const problems = osfConnector.validateOptions({
         api_url: 'ftp://example.org/',
         files_url: 'not a url',
+        files_urls: [
+          'https://files.de-1.osf.io/',
+          'files.ca-1.osf.io',
+          'https://user:secret@files.au-1.osf.io/',
+        ],
         public: 'yes',
         per_page: 101,
         token: 'secret-token-value',
       });
       expect(problems).toEqual([
-        'options.token is not a known option (api_url, files_url, public, per_page)',
+        'options.token is not a known option (api_url, files_url, files_urls, public, per_page)',
         'options.api_url must be an http or https URL',
         'options.files_url must be an http or https URL',
+        'options.files_urls entry 2 must be an http or https URL; entry 3 must not carry credentials: the token comes with each request',
         'options.public must be true or false',
         'options.per_page must be an integer from 1 to 100',
       ]);
       expect(osfConnector.validateOptions([])).toEqual(['options must be an object']);
+      for (const files_urls of [[], 'https://files.de-1.osf.io/'])
+        expect(osfConnector.validateOptions({ files_urls })).toEqual([
+          'options.files_urls must be a non-empty list of http or https URLs',
+        ]);
+    });
+
+    it("trusts the file services of OSF's production regions by default, and only files_url for another OSF", () => {
+      expect(fileServiceOrigins({})).toEqual([
+        'https://files.osf.io/',
+        'https://files.us.osf.io/',
+        'https://files.de-1.osf.io/',
+        'https://files.ca-1.osf.io/',
+        'https://files.au-1.osf.io/',
+      ]);
+      const testServer = {
+        api_url: 'https://api.test.osf.io/v2/',
+        files_url: 'https://files.us.test.osf.io/',
+      };
+      expect(fileServiceOrigins(testServer)).toEqual(['https://files.us.test.osf.io/']);
+      expect(fileServiceOrigins({ ...testServer, files_urls: ['https://files.de-1.test.osf.io/'] })).toEqual([
+        'https://files.us.test.osf.io/',
+        'https://files.de-1.test.osf.io/',
+      ]);
     });
 
     it('makes new projects private, or public with options.public', async () => {
@@ -395,21 +425,76 @@ describe('osf connector', () => {
         expect(request.headers.authorization).toBe('Bearer alice-token');
       expect(fake.web.requests).toEqual([]);
     });
+  });
 
-    it('refuses to use a file service it does not trust with the token', async () => {
-      const project = fake.addProject(alice, 'Elsewhere', { 'a.txt': 'a' });
-      project.filesOrigin = 'http://127.0.0.1:9';
-      const [file] = (await walked(session, project.id)).filter(
-        (entry): entry is RemoteFile => entry.kind === 'file',
+  describe('storage regions', () => {
+    /** A session of a target that lists the file service of OTHER_REGION among those trusted with the token. */
+    const regional = () =>
+      connect({ per_page: 3, files_urls: [fake.regionalFiles.origin] }).open('alice-token');
+    const filesOf = (entries: (RemoteFile | RemoteFolder)[]) =>
+      entries.filter((entry): entry is RemoteFile => entry.kind === 'file');
+
+    it('downloads and uploads into a project stored in another region, through that region’s file service', async () => {
+      const project = fake.addProject(
+        alice,
+        'Frankfurt',
+        { 'a.txt': 'alpha', 'data/b.csv': 'b,c\n' },
+        {
+          region: OTHER_REGION,
+        },
       );
-      const failure = await failureOf(file.open());
-      expect(failure).toEqual({
+      const regionSession = await regional();
+      const files = filesOf(await walked(regionSession, project.id));
+      expect(files.map((file) => file.path)).toEqual(['Frankfurt/a.txt', 'Frankfurt/data/b.csv']);
+      expect((await readAll(await files[1].open())).toString()).toBe('b,c\n');
+
+      const writer = await regionSession.openWriter(project.id, { newProject: false, message: 'test' });
+      const result = await writer.putFile(['new', 'c.txt'], incoming('gamma'), 'ignore');
+      await writer.commit();
+      expect(result).toMatchObject({ outcome: 'created', hashes: { sha256: sha256('gamma') } });
+      expect(fake.contentOf(project, 'new/c.txt')?.toString()).toBe('gamma');
+
+      expect(fake.files.requests).toEqual([]);
+      expect(fake.regionalFiles.requests.map((request) => request.method)).toEqual(['GET', 'PUT', 'PUT']);
+      for (const request of fake.regionalFiles.requests)
+        expect(request.headers.authorization).toBe('Bearer alice-token');
+    });
+
+    it('transfers between projects of that region, a new project made in the user’s default region', async () => {
+      alice.defaultRegion = OTHER_REGION;
+      const source = fake.addProject(alice, 'Origin', { 'a.txt': 'alpha', 'data/b.csv': 'b,c\n' });
+      const regionSession = await regional();
+      const created = await regionSession.createProject('Copy');
+      const writer = await regionSession.openWriter(created.id, { newProject: true, message: 'test' });
+      for await (const entry of regionSession.walk(source.id)) {
+        if (entry.kind !== 'file') continue;
+        const file = { size: entry.size, open: () => entry.open() };
+        await writer.putFile(entry.path.split('/').slice(1), file, 'ignore');
+      }
+      await writer.commit();
+      const copy = fake.nodeTitled('Copy')!;
+      expect(copy.region).toBe(OTHER_REGION);
+      expect(fake.contentOf(copy, 'a.txt')?.toString()).toBe('alpha');
+      expect(fake.contentOf(copy, 'data/b.csv')?.toString()).toBe('b,c\n');
+      expect(fake.files.requests).toEqual([]);
+    });
+
+    it('refuses a link to a file service the target does not list, sending it nothing', async () => {
+      // this session's target trusts the default region's file service only
+      const project = fake.addProject(alice, 'Elsewhere', { 'a.txt': 'a' }, { region: OTHER_REGION });
+      const [file] = filesOf(await walked(session, project.id));
+      expect(await failureOf(file.open())).toEqual({
         status: 502,
-        message:
-          'OSF keeps these files at http://127.0.0.1:9, a file service this target does not trust with the token (options.files_url names the one it trusts).',
+        message: `OSF keeps these files at ${fake.regionalFiles.origin}, a file service this target does not trust with the token (options.files_url and options.files_urls name those it trusts).`,
       });
       const writer = await session.openWriter(project.id, { newProject: false, message: 'test' });
       expect((await failureOf(writer.putFile(['b.txt'], incoming('b'), 'ignore'))).status).toBe(502);
+      // nor does a target listing other regions send the token to one it does not list
+      fake.regionOrigins['au-1'] = 'http://127.0.0.1:9';
+      const sydney = fake.addProject(alice, 'Sydney', { 'a.txt': 'a' }, { region: 'au-1' });
+      const [far] = filesOf(await walked(await regional(), sydney.id));
+      expect((await failureOf(far.open())).status).toBe(502);
+      expect(fake.regionalFiles.requests).toEqual([]);
     });
   });
 

@@ -1,13 +1,18 @@
-import { OsfFake } from '../fakes/osf/osf-fake';
+import { OsfFake, OTHER_REGION } from '../fakes/osf/osf-fake';
 import { ALL_ACTIONS } from '../support/fs-fixtures';
-import { describeRemoteTarget } from './remote/describe-remote-target';
+import { describeRemoteTarget, type RemoteTargetUnderTest } from './remote/describe-remote-target';
 
-describeRemoteTarget('OSF', async () => {
+/**
+ * OSF with the user's projects, and those uploads make, in the default storage region or in another one,
+ * whose file service is another origin that the target lists in `files_urls`.
+ */
+async function osfTarget(region?: string): Promise<RemoteTargetUnderTest> {
   const fake = await new OsfFake().start();
   const alice = fake.addUser('Alice Example', 'alice-osf-token');
+  if (region) alice.defaultRegion = region;
   return {
-    // WaterButler serves and takes the files
-    fake: fake.files,
+    // WaterButler of the projects' region serves and takes the files
+    fake: region ? fake.regionalFiles : fake.files,
     entry: {
       readable_name: 'OSF',
       status_url: `${fake.api.url}/`,
@@ -17,7 +22,11 @@ describeRemoteTarget('OSF', async () => {
       infinite_depth: true,
       search_parameters: ['title', 'id', 'author', 'keywords'],
       connector: 'osf',
-      options: { api_url: fake.api.url, files_url: fake.files.origin },
+      options: {
+        api_url: fake.api.url,
+        files_url: fake.files.origin,
+        ...(region ? { files_urls: [fake.regionalFiles.origin] } : {}),
+      },
     },
     token: 'alice-osf-token',
     badToken: 'mallory-token',
@@ -26,4 +35,7 @@ describeRemoteTarget('OSF', async () => {
     fileWrites: { method: 'PUT', path: /\/providers\// },
     stop: () => fake.stop(),
   };
-});
+}
+
+describeRemoteTarget('OSF', () => osfTarget());
+describeRemoteTarget(`OSF (storage region ${OTHER_REGION})`, () => osfTarget(OTHER_REGION));

@@ -7,6 +7,8 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 export type OptionRule =
   /** an http(s) base URL without credentials (the token comes with each request), query or fragment */
   | { kind: 'url' }
+  /** a non-empty list of such URLs */
+  | { kind: 'url list' }
   | { kind: 'boolean' }
   | { kind: 'integer'; min: number; max: number }
   | { kind: 'one of'; values: readonly string[] };
@@ -32,6 +34,8 @@ function ruleProblem(value: unknown, rule: OptionRule): string | null {
   switch (rule.kind) {
     case 'url':
       return urlProblem(value);
+    case 'url list':
+      return urlListProblem(value);
     case 'boolean':
       return typeof value === 'boolean' ? null : 'must be true or false';
     case 'integer':
@@ -43,6 +47,15 @@ function ruleProblem(value: unknown, rule: OptionRule): string | null {
         ? null
         : `must be one of ${rule.values.join(', ')}`;
   }
+}
+
+function urlListProblem(value: unknown): string | null {
+  if (!Array.isArray(value) || value.length === 0) return 'must be a non-empty list of http or https URLs';
+  const problems = value.flatMap((url: unknown, index) => {
+    const problem = urlProblem(url);
+    return problem === null ? [] : [`entry ${index + 1} ${problem}`];
+  });
+  return problems.length === 0 ? null : problems.join('; ');
 }
 
 function urlProblem(value: unknown): string | null {

@@ -117,7 +117,11 @@ export class ApiRoutes {
   }
 
   private nodeRoutes(): void {
-    /** https://developer.osf.io/#operation/nodes_create: `title` and `category` required; private unless `public`. */
+    /**
+     * https://developer.osf.io/#operation/nodes_create: `title` and `category` required; private unless
+     * `public`; stored in the creator's default region unless a `region` is asked for (NodeSerializer.create in
+     * api/nodes/serializers.py, NodeSettings.on_add in addons/osfstorage/models.py), which this fake does not take.
+     */
     this.api.route(
       'POST',
       '/nodes/',

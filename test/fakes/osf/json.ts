@@ -22,8 +22,10 @@ import {
 export interface Origins {
   /** the API's base URL, e.g. http://127.0.0.1:4000/v2 */
   api: string;
-  /** the default file service */
+  /** the file service of the default storage region */
   files: string;
+  /** the file services of the other storage regions, by region id */
+  regionFiles: Record<string, string>;
   /** the OSF website */
   web: string;
 }
@@ -108,15 +110,22 @@ export function nodeJson(node: FakeNode, viewer: FakeUser | null, origins: Origi
       contributors: relationship(`${self}contributors/`),
       files: relationship(`${self}files/`),
       parent: toOne(node.parent && `${origins.api}/nodes/${node.parent.id}/`, 'nodes', node.parent?.id),
+      // api/nodes/serializers.py RegionRelationshipField; developer.osf.io's examples show `region` as
+      // {data: {id: 'us', type: 'regions'}} with a link to /v2/regions/us/
+      region: toOne(`${origins.api}/regions/${node.region}/`, 'regions', node.region),
       root: toOne(`${origins.api}/nodes/${root.id}/`, 'nodes', root.id),
     },
     links: { html: `${origins.web}/${node.id}/`, self, iri: `${origins.web}/${node.id}` },
   };
 }
 
-/** WaterButler's URL of an entry: `/v1/resources/<node>/providers/<provider><path>`. */
+/**
+ * WaterButler's URL of an entry: `/v1/resources/<node>/providers/<provider><path>` at the file service of the
+ * node's storage region, for every provider (WaterbutlerLink in api/base/serializers.py and
+ * BaseFileNode.generate_waterbutler_url in osf/models/files.py take `target.osfstorage_region.waterbutler_url`).
+ */
 export function waterButlerUrl(entry: FakeEntry, origins: Origins): string {
-  const origin = (entry.provider === OSF_STORAGE && entry.node.filesOrigin) || origins.files;
+  const origin = origins.regionFiles[entry.node.region] ?? origins.files;
   const path = waterButlerPath(entry)
     .split('/')
     .map((segment) => encodeURIComponent(segment))

@@ -11,6 +11,8 @@ export interface FakeUser {
   fullName: string;
   token: string;
   registered: Date;
+  /** the storage region of the projects the user makes (addons/osfstorage/models.py, UserSettings.default_region) */
+  defaultRegion: string;
 }
 
 export interface FakeNode {
@@ -27,8 +29,8 @@ export interface FakeNode {
   deleted: boolean;
   /** each storage provider's root folder, by provider name; osfstorage first */
   storages: Map<string, FakeFolder>;
-  /** the file service of the node's storage region, when not the default one */
-  filesOrigin: string | null;
+  /** the id of the storage region OSF Storage keeps the node's files in (`us`, `de-1`, ...) */
+  region: string;
 }
 
 interface EntryBase {
@@ -62,6 +64,8 @@ export interface FakeFile extends EntryBase {
 export type FakeEntry = FakeFolder | FakeFile;
 
 export const OSF_STORAGE = 'osfstorage';
+/** OSF's default storage region (DEFAULT_REGION_ID in addons/osfstorage/settings/defaults.py) */
+export const DEFAULT_REGION = 'us';
 const GUID_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
 
 export class OsfModel {
@@ -80,7 +84,7 @@ export class OsfModel {
   }
 
   addUser(fullName: string, token: string): FakeUser {
-    const user = { id: this.guid(), fullName, token, registered: this.now() };
+    const user = { id: this.guid(), fullName, token, registered: this.now(), defaultRegion: DEFAULT_REGION };
     this.users.push(user);
     return user;
   }
@@ -92,7 +96,13 @@ export class OsfModel {
   addNode(
     owner: FakeUser,
     title: string,
-    options: { parent?: FakeNode; public?: boolean; tags?: string[]; category?: string } = {},
+    options: {
+      parent?: FakeNode;
+      public?: boolean;
+      tags?: string[];
+      category?: string;
+      region?: string;
+    } = {},
   ): FakeNode {
     const created = this.now();
     const node: FakeNode = {
@@ -108,7 +118,8 @@ export class OsfModel {
       modified: created,
       deleted: false,
       storages: new Map(),
-      filesOrigin: null,
+      // a new node's storage is in its creator's default region (NodeSettings.on_add in addons/osfstorage/models.py)
+      region: options.region ?? owner.defaultRegion,
     };
     this.nodes.set(node.id, node);
     this.addStorage(node, OSF_STORAGE);

@@ -3,6 +3,7 @@ import { ApiRoutes, type ApiSettings } from './api-routes';
 import type { Origins } from './json';
 import {
   childNamed,
+  DEFAULT_REGION,
   latest,
   OsfModel,
   OSF_STORAGE,
@@ -16,36 +17,58 @@ import { installWebsiteRoutes, WaterButlerRoutes } from './waterbutler-routes';
 /** Files by path; a path ending in `/` is an empty folder. */
 export type FakeTree = Record<string, string | Buffer>;
 
+/** The storage region besides the default one whose file service the fake runs. */
+export const OTHER_REGION = 'de-1';
+
 /**
- * A fake OSF on 127.0.0.1: the API (under `/v2`), the file service WaterButler, the cloud storage that
- * osfstorage downloads redirect to, and the website. Four origins, so that a test can see which of them
- * received credentials. Tests seed and read its state through the methods below.
+ * A fake OSF on 127.0.0.1: the API (under `/v2`), the file service WaterButler of two storage regions (the
+ * default `us` and `de-1`), the cloud storage that osfstorage downloads redirect to, and the website. Five
+ * origins, so that a test can see which of them received credentials. Tests seed and read its state through
+ * the methods below.
  */
 export class OsfFake {
   readonly model = new OsfModel();
   readonly api = new FakeServer('OSF API', '/v2');
+  /** the file service of the default region */
   readonly files = new FakeServer('WaterButler');
+  /** the file service of OTHER_REGION, as OSF runs one per region (files.de-1.osf.io, ...) */
+  readonly regionalFiles = new FakeServer(`WaterButler ${OTHER_REGION}`);
   readonly storage = new FakeServer('cloud storage');
   readonly web = new FakeServer('OSF website');
   readonly settings: ApiSettings = { maxPageSize: 100 };
+  /**
+   * The file service of each region but the default one, as OSF keeps it (Region.waterbutler_url in
+   * addons/osfstorage/models.py); a test may add a region whose file service is elsewhere.
+   */
+  readonly regionOrigins: Record<string, string> = {};
 
   async start(): Promise<this> {
-    await Promise.all([this.api.start(), this.files.start(), this.storage.start(), this.web.start()]);
-    const origins = (): Origins => ({ api: this.api.url, files: this.files.origin, web: this.web.origin });
+    await Promise.all(this.servers.map((server) => server.start()));
+    this.regionOrigins[OTHER_REGION] = this.regionalFiles.origin;
+    const origins = (): Origins => ({
+      api: this.api.url,
+      files: this.files.origin,
+      regionFiles: this.regionOrigins,
+      web: this.web.origin,
+    });
     new ApiRoutes(this.api, this.model, origins, this.settings).install();
-    new WaterButlerRoutes(this.files, this.storage, this.model, origins).install();
+    for (const files of [this.files, this.regionalFiles])
+      new WaterButlerRoutes(files, this.storage, this.model, origins).install();
     installWebsiteRoutes(this.web, this.model, origins);
     return this;
   }
 
   async stop(): Promise<void> {
-    await Promise.all([this.api.stop(), this.files.stop(), this.storage.stop(), this.web.stop()]);
+    await Promise.all(this.servers.map((server) => server.stop()));
   }
 
-  /** Forgets every node and file (users stay), faults and records. */
+  /** Forgets every node and file (users stay, in the default region), faults, records and added regions. */
   reset(): void {
     this.model.clear();
     this.settings.maxPageSize = 100;
+    for (const user of this.model.users) user.defaultRegion = DEFAULT_REGION;
+    for (const region of Object.keys(this.regionOrigins))
+      if (region !== OTHER_REGION) delete this.regionOrigins[region];
     for (const server of this.servers) {
       server.clearFaults();
       server.requests.length = 0;
@@ -54,7 +77,7 @@ export class OsfFake {
   }
 
   get servers(): FakeServer[] {
-    return [this.api, this.files, this.storage, this.web];
+    return [this.api, this.files, this.regionalFiles, this.storage, this.web];
   }
 
   addUser(fullName: string, token: string): FakeUser {
@@ -66,7 +89,7 @@ export class OsfFake {
     owner: FakeUser,
     title: string,
     files: FakeTree = {},
-    options: { tags?: string[]; public?: boolean; parent?: FakeNode } = {},
+    options: { tags?: string[]; public?: boolean; parent?: FakeNode; region?: string } = {},
   ): FakeNode {
     const node = this.model.addNode(owner, title, options);
     this.addFiles(node, OSF_STORAGE, files);

@@ -1,2 +1,2 @@
 export { osfConnector } from './osf.connector';
-export type { OsfOptions } from './options';
+export { fileServiceOrigins, type OsfOptions } from './options';

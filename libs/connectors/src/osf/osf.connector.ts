@@ -7,7 +7,7 @@ import { getResource } from './detail';
 import { related, type OsfUser } from './entities';
 import { keywords, setKeywords } from './keywords';
 import { listResources } from './listing';
-import { DEFAULT_API_URL, DEFAULT_FILES_URL, validateOptions, type OsfOptions } from './options';
+import { DEFAULT_API_URL, fileServiceOrigins, validateOptions, type OsfOptions } from './options';
 import type { OsfSessionContext } from './session-context';
 import { walk } from './walking';
 import { WaterButler } from './waterbutler';
@@ -28,9 +28,13 @@ export const osfConnector: ConnectorDefinition<OsfOptions> = {
   name: 'osf',
   validateOptions,
   create(options, context) {
-    const upstream = new Upstream('OSF', options.api_url ?? DEFAULT_API_URL, context.upstream, [
-      options.files_url ?? DEFAULT_FILES_URL,
-    ]);
+    // each storage region has a file service of its own: the token goes to those listed, and no other
+    const upstream = new Upstream(
+      'OSF',
+      options.api_url ?? DEFAULT_API_URL,
+      context.upstream,
+      fileServiceOrigins(options),
+    );
     return remoteConnector({
       upstream,
       statusTimeoutMs: context.statusTimeoutMs,

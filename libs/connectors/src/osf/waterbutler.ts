@@ -50,15 +50,16 @@ export class WaterButler {
 
   /**
    * A URL of the file service, refused when it is not at an origin trusted with the token: OSF serves the
-   * files of a project stored in another region from that region's file service, and a request sent there
-   * without the token would fail as if the token were wrong.
+   * files of a project from the file service of the region it is stored in, and a file service left out of
+   * the target's list must not receive the token (a request sent there without it would fail as if the token
+   * were wrong).
    */
   private trusted(url: string): string {
     const target = new URL(url);
     if (!this.http.upstream.isTrusted(target))
       throw new ConnectorError(
         502,
-        `OSF keeps these files at ${target.origin}, a file service this target does not trust with the token (options.files_url names the one it trusts).`,
+        `OSF keeps these files at ${target.origin}, a file service this target does not trust with the token (options.files_url and options.files_urls name those it trusts).`,
       );
     return url;
   }
