@@ -498,6 +498,65 @@ describe('osf connector', () => {
     });
   });
 
+  describe('public projects of other users', () => {
+    /** Bob's public project, with a private component Alice may not see. */
+    function seedBobsProject(): FakeNode {
+      const project = fake.addProject(
+        bob,
+        'Open Data',
+        { 'a.txt': 'alpha', 'data/b.csv': 'b,c\n' },
+        {
+          public: true,
+          tags: ['open'],
+        },
+      );
+      fake.addProject(bob, 'Hidden Part', { 'secret.txt': 's' }, { parent: project });
+      return project;
+    }
+
+    it('shows, finds by id, walks and reads a public project of another user, without its private parts', async () => {
+      const project = seedBobsProject();
+      const detail = await session.getResource(project.id);
+      expect(detail).toMatchObject({
+        kind: 'container',
+        title: 'Open Data',
+        extra: { public: true, current_user_is_contributor: false, current_user_permissions: ['read'] },
+      });
+      expect(detail.children.map((child) => child.title)).toEqual(['a.txt', 'data']);
+      const found = await session.listResources({ page: 1, search: { filter: 'id', value: project.id } });
+      expect(found.resources.map((resource) => resource.id)).toEqual([project.id]);
+      expect(await session.keywords(project.id)).toEqual(['open']);
+
+      const entries = await walked(session, project.id);
+      const files = entries.filter((entry): entry is RemoteFile => entry.kind === 'file');
+      expect(files.map((file) => file.path)).toEqual(['Open Data/a.txt', 'Open Data/data/b.csv']);
+      expect((await readAll(await files[0].open())).toString()).toBe('alpha');
+      expect(await files[0].sourceHashes(['sha256'])).toEqual({ sha256: sha256('alpha') });
+      const file = fake.entryAt(project, 'a.txt')!;
+      expect((await session.getResource(file.id)).hashes).toEqual({
+        md5: md5('alpha'),
+        sha256: sha256('alpha'),
+      });
+    });
+
+    it('refuses every write into it with 403 before any of it reaches OSF', async () => {
+      const project = seedBobsProject();
+      const folder = fake.entryAt(project, 'data/')!;
+      const file = fake.entryAt(project, 'a.txt')!;
+      const message = `This user may read the OSF project ${project.id} but not change it: only its contributors with write permission can.`;
+      for (const id of [project.id, `${project.id}:osfstorage`, folder.id])
+        expect(await failureOf(session.openWriter(id, { newProject: false, message: 'test' }))).toEqual({
+          status: 403,
+          message,
+        });
+      for (const id of [project.id, file.id])
+        expect(await failureOf(session.setKeywords(id, ['mine']))).toEqual({ status: 403, message });
+      expect(fake.api.requests.filter((request) => request.method !== 'GET')).toEqual([]);
+      expect(fake.files.requests).toEqual([]);
+      expect(project.tags).toEqual(['open']);
+    });
+  });
+
   describe('faults', () => {
     it('waits as long as a 429 asks, then carries on', async () => {
       fake.addProject(alice, 'Patient');

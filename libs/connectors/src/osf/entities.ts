@@ -88,6 +88,20 @@ export function link(entity: Entity<unknown>, name: string): string {
   return href;
 }
 
+/**
+ * Refuses (403) to write into a node whose user may only read it, such as a public project of someone else:
+ * OSF names the token user's permissions on each node (`current_user_permissions`, `read`, `write` and
+ * `admin`), so a write is refused before any of it reaches OSF.
+ */
+export function requireWritable(node: OsfNode): void {
+  const permissions = node.attributes.current_user_permissions;
+  if (Array.isArray(permissions) && !permissions.includes('write'))
+    throw new ConnectorError(
+      403,
+      `This user may read the OSF project ${node.id} but not change it: only its contributors with write permission can.`,
+    );
+}
+
 export function isFolder(file: OsfFile): boolean {
   return file.attributes.kind === 'folder';
 }

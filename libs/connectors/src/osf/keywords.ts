@@ -1,13 +1,13 @@
 import { ConnectorError } from '../connector-error';
 import type { OsfApi } from './api';
-import { isFolder, OSF_STORAGE, type Entity } from './entities';
-import { locate } from './locate';
+import { isFolder, requireWritable, OSF_STORAGE, type Entity } from './entities';
+import { locate, nodeOfLocated, type Located } from './locate';
 
 type Tagged = Entity<{ tags?: string[] }>;
 
 /** OSF's tags of a project, component or osfstorage file. */
 export async function keywords({ api }: { api: OsfApi }, id: string): Promise<string[]> {
-  return (await taggable(api, id)).attributes.tags ?? [];
+  return taggable(await locate(api, id)).attributes.tags ?? [];
 }
 
 /** Replaces the tags (PATCH the node or the file) and answers them as OSF stored them. */
@@ -16,7 +16,10 @@ export async function setKeywords(
   id: string,
   tags: readonly string[],
 ): Promise<string[]> {
-  const updated = await api.update(await taggable(api, id), { tags: [...tags] });
+  const located = await locate(api, id);
+  const tagged = taggable(located);
+  requireWritable(await nodeOfLocated(api, located));
+  const updated = await api.update(tagged, { tags: [...tags] });
   return updated.attributes.tags ?? [];
 }
 
@@ -24,8 +27,7 @@ export async function setKeywords(
  * The entity whose tags are a resource's keywords. OSF keeps tags on nodes and on osfstorage files only:
  * it has none for storages or folders, and refuses tags on other providers' files (409).
  */
-async function taggable(api: OsfApi, id: string): Promise<Tagged> {
-  const located = await locate(api, id);
+function taggable(located: Located): Tagged {
   switch (located.kind) {
     case 'node':
       return located.node;

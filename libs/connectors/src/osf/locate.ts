@@ -46,3 +46,8 @@ export async function storagesOf(api: OsfApi, node: OsfNode): Promise<OsfFile[]>
 export function nodeOf(api: OsfApi, file: OsfFile): Promise<OsfNode> {
   return api.entity<OsfNode>(related(file, 'target'));
 }
+
+/** The node a located resource is or belongs to. */
+export async function nodeOfLocated(api: OsfApi, located: Located): Promise<OsfNode> {
+  return located.kind === 'file' ? nodeOf(api, located.file) : located.node;
+}

@@ -9,7 +9,15 @@ import type {
 import { ConnectorError } from '../connector-error';
 import { incomingDigest } from '../incoming-digest';
 import type { OsfApi } from './api';
-import { isFolder, link, related, OSF_STORAGE, type OsfFile, type OsfNode } from './entities';
+import {
+  isFolder,
+  link,
+  related,
+  requireWritable,
+  OSF_STORAGE,
+  type OsfFile,
+  type OsfNode,
+} from './entities';
 import { locate, nodeOf, storagesOf } from './locate';
 import { titleSegment } from '../upstream-values';
 import { fileUrl, knownHashes, nodeSummary } from './resources';
@@ -83,29 +91,33 @@ export async function openWriter(
   };
 }
 
-/** Where writes into a resource go: a project's osfstorage, or the storage or folder itself. */
+/**
+ * Where writes into a resource go: a project's osfstorage, or the storage or folder itself; refused when the
+ * user may not write into its node.
+ */
 async function destinationOf(api: OsfApi, id: string): Promise<Destination> {
   const located = await locate(api, id);
   switch (located.kind) {
     case 'node': {
       const { node } = located;
+      requireWritable(node);
       const storage = (await storagesOf(api, node)).find((each) => each.attributes.provider === OSF_STORAGE);
       if (!storage) throw new ConnectorError(400, `The project ${id} has no OSF Storage to write into.`);
       return destination(storage, `/${titleSegment(node.attributes.title)}`);
     }
     case 'storage':
+      requireWritable(located.node);
       return destination(located.storage, storagePath(located.node, located.storage.attributes.provider));
     case 'file': {
       const { file } = located;
       if (!isFolder(file)) throw new ConnectorError(400, `The Resource provided, ${id}, is not a container`);
+      const node = await nodeOf(api, file);
+      requireWritable(node);
       const materialized = (file.attributes.materialized_path ?? `/${file.attributes.name}`).replace(
         /\/$/,
         '',
       );
-      return destination(
-        file,
-        `${storagePath(await nodeOf(api, file), file.attributes.provider)}${materialized}`,
-      );
+      return destination(file, `${storagePath(node, file.attributes.provider)}${materialized}`);
     }
   }
 }
