@@ -236,6 +236,24 @@ describe('zenodo connector', () => {
       expect(file.extra).toEqual({ size: 3, deposition: String(deposition.id) });
     });
 
+    it('shows in extra only the metadata fields Zenodo documents, not the others it answers', async () => {
+      const deposition = fake.seed(owner, {
+        title: 'Documented',
+        license: 'cc-by-4.0',
+        custom: { 'code:codeRepository': 'https://example.org/code' },
+      });
+      const detail = await (await openAlice()).getResource(String(deposition.id));
+      expect(detail.extra).toEqual({
+        title: 'Documented',
+        upload_type: 'dataset',
+        description: 'About Documented',
+        creators: [{ name: 'Doe, Jane' }],
+        license: 'cc-by-4.0',
+        state: 'unsubmitted',
+        submitted: false,
+      });
+    });
+
     it('streams files from their download links, sending the token to no storage host they redirect to', async () => {
       const storage = await fake.redirectDownloads();
       const big = Buffer.alloc(2 << 20, 7);
@@ -402,6 +420,85 @@ describe('zenodo connector', () => {
       expect(await session.keywords(String(deposition.id))).toEqual(['kept']);
       const refused = await failureOf(session.setKeywords(String(deposition.id), ['x']));
       expect(refused).toEqual({ status: 400, message: expect.stringContaining('published') });
+    });
+  });
+
+  describe('published records of other users', () => {
+    let bob: number;
+    beforeEach(() => {
+      bob = fake.addUser('bob-token');
+    });
+
+    /** Bob's published record, read by Alice. */
+    function seedBobsRecord() {
+      return fake.seed(bob, {
+        title: 'Open Record',
+        uploadType: 'software',
+        keywords: ['open'],
+        license: 'cc-by-4.0',
+        custom: { 'code:codeRepository': 'https://example.org/code' },
+        files: { 'b.txt': 'bee', 'a.txt': 'alpha' },
+        published: true,
+      });
+    }
+
+    it('shows, finds by id and walks another user’s published record through GET records/{id}', async () => {
+      const record = seedBobsRecord();
+      const id = String(record.id);
+      const session = await openAlice();
+      const start = fake.server.requests.length;
+      const detail = await session.getResource(id);
+      expect(requestsSince(start)).toEqual([`GET /api/deposit/depositions/${id}`, `GET /api/records/${id}`]);
+      expect(detail).toMatchObject({ kind: 'container', kindName: 'software', id, title: 'Open Record' });
+      expect(detail.extra).toEqual({
+        title: 'Open Record',
+        upload_type: 'software',
+        description: 'About Open Record',
+        creators: [{ name: 'Doe, Jane' }],
+        keywords: ['open'],
+        license: 'cc-by-4.0',
+        access_right: 'open',
+        state: 'done',
+        submitted: true,
+      });
+      expect(detail.children.map((child) => child.title)).toEqual(['a.txt', 'b.txt']);
+      const file = await session.getResource(detail.children[1].id);
+      expect(file).toMatchObject({ kind: 'item', title: 'b.txt', hashes: { md5: md5('bee'), sha256: null } });
+      const found = await session.listResources({ page: 1, search: { filter: 'id', value: id } });
+      expect(found.resources.map((resource) => resource.id)).toEqual([id]);
+      expect(await session.keywords(id)).toEqual(['open']);
+
+      const walked: RemoteFile[] = [];
+      for await (const entry of session.walk(id)) if (entry.kind === 'file') walked.push(entry);
+      expect(walked.map((entry) => entry.path)).toEqual(['Open Record/a.txt', 'Open Record/b.txt']);
+      expect((await readAll(await walked[1].open())).toString()).toBe('bee');
+      expect(await walked[1].sourceHashes(['md5'])).toEqual({ md5: md5('bee') });
+      const single = [];
+      for await (const entry of session.walk(detail.children[0].id)) single.push(entry);
+      expect(single).toMatchObject([{ kind: 'file', path: 'a.txt', size: 5 }]);
+    });
+
+    it('refuses writes into it with 403, sending Zenodo none', async () => {
+      const record = seedBobsRecord();
+      const id = String(record.id);
+      const session = await openAlice();
+      const message = `Zenodo record ${id} is another user's published record: it can be read and downloaded here, not changed.`;
+      expect(await failureOf(session.openWriter(id, { newProject: false, message: 'test' }))).toEqual({
+        status: 403,
+        message,
+      });
+      expect(await failureOf(session.setKeywords(id, ['mine']))).toEqual({ status: 403, message });
+      expect(fake.server.requests.filter((request) => request.method !== 'GET')).toEqual([]);
+    });
+
+    it('still answers 403 for another user’s unpublished deposition, 404 for no record, 410 for a deleted one', async () => {
+      const draft = fake.seed(bob, { title: 'Draft' });
+      const deleted = seedBobsRecord();
+      deleted.removed = true;
+      const session = await openAlice();
+      expect((await failureOf(session.getResource(String(draft.id)))).status).toBe(403);
+      expect((await failureOf(session.getResource('99999999'))).status).toBe(404);
+      expect((await failureOf(session.getResource(String(deleted.id)))).status).toBe(410);
     });
   });
 

@@ -1,5 +1,5 @@
 import type { FakeRequest } from '../fake-server';
-import { depositionJson, fileJson, type StoredDeposition, type ZenodoState } from './model';
+import { depositionJson, fileJson, recordJson, type StoredDeposition, type ZenodoState } from './model';
 import type { Reply } from './reply';
 import { matcher, SORTS } from './search';
 
@@ -220,5 +220,20 @@ export function depositionFileRoutes(route: Router, context: ZenodoContext): voi
     deposition.files.splice(index, 1);
     context.state.touch(deposition);
     reply.empty(204);
+  });
+}
+
+/** The records resource: published records, anyone's (https://developers.zenodo.org/#records). */
+export function recordRoutes(route: Router, context: ZenodoContext): void {
+  // https://developers.zenodo.org/#retrieve37: no token needed; a deleted record answers 410 (the docs' status
+  // codes, "Gone"); an unpublished deposition is no record, 404 (InvenioRDM serves drafts at /records/{id}/draft
+  // to their owners only)
+  route('GET', '/records/{id}', (request, reply) => {
+    const deposition = /^\d+$/.test(request.params.id)
+      ? context.state.depositions.get(Number(request.params.id))
+      : undefined;
+    if (!deposition?.submitted) return reply.error(404, 'The persistent identifier does not exist.');
+    if (deposition.removed) return reply.error(410, 'The record has been deleted.');
+    reply.json(200, recordJson(context.api(), deposition));
   });
 }

@@ -136,6 +136,66 @@ export function depositionJson(api: string, deposition: StoredDeposition): objec
   };
 }
 
+/**
+ * A published record as `GET /records/{id}` answers it (https://developers.zenodo.org/#retrieve37): the docs
+ * do not describe its fields, so the fake follows zenodo-rdm's ZenodoSchema (site/zenodo_rdm/legacy/
+ * serializers/schemas/zenodojson.py), which answers `Accept: application/json` (site/zenodo_rdm/resources.py):
+ * the metadata in the record's own form (`resource_type` {type, title}, `license` {id}, `relations`), files
+ * with `key`, `size`, `checksum` as `md5:<hex>` and their bytes at `links.self`, and the owners by id.
+ */
+export function recordJson(api: string, deposition: StoredDeposition): object {
+  const html = api.replace(/\/api$/, '');
+  const self = `${api}/records/${deposition.id}`;
+  const { upload_type: uploadType, license, ...metadata } = deposition.metadata;
+  const type = typeof uploadType === 'string' ? uploadType : 'other';
+  return {
+    created: deposition.created,
+    modified: deposition.modified,
+    updated: deposition.modified,
+    id: deposition.id,
+    recid: String(deposition.id),
+    revision: 3,
+    conceptrecid: String(deposition.id - 1),
+    doi: `10.5072/zenodo.${deposition.id}`,
+    conceptdoi: `10.5072/zenodo.${deposition.id - 1}`,
+    doi_url: `https://doi.org/10.5072/zenodo.${deposition.id}`,
+    title: typeof metadata.title === 'string' ? metadata.title : '',
+    metadata: {
+      ...metadata,
+      doi: `10.5072/zenodo.${deposition.id}`,
+      access_right: 'open',
+      resource_type: { type, title: type[0].toUpperCase() + type.slice(1) },
+      ...(typeof license === 'string' ? { license: { id: license } } : {}),
+      relations: {
+        version: [
+          { index: 0, is_last: true, parent: { pid_type: 'recid', pid_value: String(deposition.id - 1) } },
+        ],
+      },
+    },
+    links: {
+      self,
+      self_html: `${html}/records/${deposition.id}`,
+      html: `${html}/records/${deposition.id}`,
+      doi: `https://doi.org/10.5072/zenodo.${deposition.id}`,
+      files: `${self}/files`,
+      archive: `${self}/files-archive`,
+    },
+    files: deposition.files.map((file) => ({
+      id: file.id,
+      key: file.key,
+      size: file.content.length,
+      checksum: `md5:${file.md5}`,
+      links: { self: `${self}/files/${encodeURIComponent(file.key)}/content` },
+    })),
+    owners: [{ id: deposition.owner }],
+    status: 'published',
+    state: 'done',
+    submitted: true,
+    stats: { downloads: 0, unique_downloads: 0, views: 0, unique_views: 0, volume: 0 },
+    swh: {},
+  };
+}
+
 /** A bucket object (https://developers.zenodo.org/#quickstart-upload, the new files API's answer). */
 export function bucketObjectJson(api: string, deposition: StoredDeposition, file: StoredFile): object {
   const self = `${api}/files/${deposition.bucket}/${encodeURIComponent(file.key)}`;

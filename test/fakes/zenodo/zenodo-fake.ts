@@ -1,5 +1,11 @@
 import { FakeServer, type FakeRequest } from '../fake-server';
-import { depositionFileRoutes, depositRoutes, type Caller, type ZenodoHandler } from './deposit-routes';
+import {
+  depositionFileRoutes,
+  depositRoutes,
+  recordRoutes,
+  type Caller,
+  type ZenodoHandler,
+} from './deposit-routes';
 import { fileRoutes, startStorageHost, type StorageHost } from './file-routes';
 import { storedFile, ZenodoState, type StoredDeposition } from './model';
 import { RateLimiter, Reply } from './reply';
@@ -10,6 +16,12 @@ export interface SeededDeposition {
   keywords?: string[];
   uploadType?: string;
   published?: boolean;
+  license?: string;
+  /**
+   * custom fields, which zenodo-rdm's legacy serializer answers in the metadata as `custom`
+   * (dump_custom_fields in site/zenodo_rdm/legacy/serializers/schemas/common.py), e.g. `code:codeRepository`
+   */
+  custom?: Record<string, unknown>;
 }
 
 /**
@@ -46,6 +58,7 @@ export class ZenodoFake {
     };
     depositRoutes(route, context);
     depositionFileRoutes(route, context);
+    recordRoutes(route, context);
     fileRoutes(route, context);
     await this.server.start();
     return this;
@@ -79,6 +92,8 @@ export class ZenodoFake {
       description: `About ${seeded.title}`,
       creators: [{ name: 'Doe, Jane' }],
       ...(seeded.keywords ? { keywords: seeded.keywords } : {}),
+      ...(seeded.license ? { license: seeded.license } : {}),
+      ...(seeded.custom ? { custom: seeded.custom } : {}),
     };
     const deposition = this.state.create(owner, metadata);
     for (const [key, content] of Object.entries(seeded.files ?? {}))

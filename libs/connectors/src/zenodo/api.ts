@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { IncomingFile } from '../connector';
 import type { UpstreamClient } from '../http';
-import type { BucketObject, Deposition, DepositionFile, DepositionMetadata } from './entities';
+import type { BucketObject, Deposition, DepositionFile, DepositionMetadata, ZenodoRecord } from './entities';
 
 /**
  * Newest first: `mostrecent` of https://developers.zenodo.org/#list, which Zenodo sorts by creation date, newest
@@ -36,6 +36,12 @@ export class ZenodoApi {
   /** https://developers.zenodo.org/#retrieve */
   async deposition(id: string | number, resourceId: string): Promise<Deposition> {
     const { data } = await this.http.json<Deposition>({ url: `deposit/depositions/${id}` }, resourceId);
+    return data;
+  }
+
+  /** A published record, anyone's (https://developers.zenodo.org/#retrieve37). */
+  async record(id: string | number, resourceId: string): Promise<ZenodoRecord> {
+    const { data } = await this.http.json<ZenodoRecord>({ url: `records/${id}` }, resourceId);
     return data;
   }
 

@@ -9,11 +9,61 @@ import {
   md5Of,
   type Deposition,
   type DepositionFile,
+  type DepositionMetadata,
 } from './entities';
 import { fileResourceId, parseId } from './ids';
+import { readDeposition, readFile } from './records';
 
-/** Fields of a deposition's metadata about its DOI, which say nothing about the resource itself. */
-const DOI_FIELDS = new Set(['doi', 'prereserve_doi']);
+/**
+ * The fields of a deposition's metadata that Zenodo documents (https://developers.zenodo.org/#representation,
+ * "Deposit metadata"), but for its DOI fields (`doi`, `prereserve_doi`), which say nothing about the resource
+ * itself. Zenodo answers others too (zenodo-rdm's legacy serializer adds `custom`, and a record its own
+ * groupings): those are not shown, so that a detail's `extra` is the same set of fields wherever it comes from.
+ */
+const DOCUMENTED_METADATA = [
+  'upload_type',
+  'publication_type',
+  'image_type',
+  'publication_date',
+  'title',
+  'creators',
+  'description',
+  'access_right',
+  'license',
+  'embargo_date',
+  'access_conditions',
+  'keywords',
+  'notes',
+  'related_identifiers',
+  'contributors',
+  'references',
+  'communities',
+  'grants',
+  'journal_title',
+  'journal_volume',
+  'journal_issue',
+  'journal_pages',
+  'conference_title',
+  'conference_acronym',
+  'conference_dates',
+  'conference_place',
+  'conference_url',
+  'conference_session',
+  'conference_session_part',
+  'imprint_publisher',
+  'imprint_isbn',
+  'imprint_place',
+  'partof_title',
+  'partof_pages',
+  'thesis_supervisors',
+  'thesis_university',
+  'subjects',
+  'version',
+  'language',
+  'locations',
+  'dates',
+  'method',
+] as const;
 
 export function fileSummary(deposition: Deposition, file: DepositionFile): ResourceSummary {
   return {
@@ -25,8 +75,16 @@ export function fileSummary(deposition: Deposition, file: DepositionFile): Resou
   };
 }
 
+function documentedMetadata(metadata: DepositionMetadata = {}): Record<string, unknown> {
+  return Object.fromEntries(
+    DOCUMENTED_METADATA.filter((field) => metadata[field] !== undefined).map((field) => [
+      field,
+      metadata[field],
+    ]),
+  );
+}
+
 function depositionDetail(deposition: Deposition): ResourceDetail {
-  const metadata = Object.entries(deposition.metadata ?? {}).filter(([field]) => !DOI_FIELDS.has(field));
   const files = [...(deposition.files ?? [])].sort(byFilename);
   return {
     kind: 'container',
@@ -36,7 +94,11 @@ function depositionDetail(deposition: Deposition): ResourceDetail {
     dateCreated: isoDate(deposition.created),
     dateModified: isoDate(deposition.modified),
     hashes: { md5: null, sha256: null },
-    extra: { ...Object.fromEntries(metadata), state: deposition.state, submitted: deposition.submitted },
+    extra: {
+      ...documentedMetadata(deposition.metadata),
+      state: deposition.state,
+      submitted: deposition.submitted,
+    },
     children: files.map((file) => fileSummary(deposition, file)),
   };
 }
@@ -59,10 +121,11 @@ function fileDetail(deposition: Deposition, file: DepositionFile): ResourceDetai
 export async function getResource({ api }: { api: ZenodoApi }, id: string): Promise<ResourceDetail> {
   const parsed = parseId(id);
   if (!parsed) throw ConnectorError.unknownResource(id);
-  if (parsed.kind === 'deposition') return depositionDetail(await api.deposition(parsed.deposition, id));
-  const [deposition, file] = await Promise.all([
-    api.deposition(parsed.deposition, id),
-    api.file(parsed.deposition, parsed.file, id),
+  if (parsed.kind === 'deposition')
+    return depositionDetail((await readDeposition(api, parsed.deposition, id)).deposition);
+  const [{ deposition }, file] = await Promise.all([
+    readDeposition(api, parsed.deposition, id),
+    readFile(api, parsed.deposition, parsed.file, id),
   ]);
   return fileDetail(deposition, file);
 }

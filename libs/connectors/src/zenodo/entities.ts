@@ -41,6 +41,33 @@ export interface Deposition {
   links?: { bucket?: string; html?: string };
 }
 
+/**
+ * A published record as `GET /records/{id}` answers it (https://developers.zenodo.org/#retrieve37, "Records";
+ * its shape is not documented there: this is zenodo-rdm's ZenodoSchema, site/zenodo_rdm/legacy/serializers/
+ * schemas/zenodojson.py, which answers `Accept: application/json`).
+ */
+export interface ZenodoRecord {
+  id: number;
+  created: string;
+  updated?: string;
+  modified?: string;
+  title?: string;
+  /** the legacy deposition metadata, with `resource_type`, `license` and grouped fields in their record form */
+  metadata?: Record<string, unknown>;
+  files?: RecordFile[];
+  owners?: { id: number | string }[];
+  links?: { html?: string };
+}
+
+/** A file of a record: its bytes at `links.self`, its checksum as `md5:<hex>`. */
+export interface RecordFile {
+  id: string;
+  key: string;
+  size: number;
+  checksum: string;
+  links?: { self?: string };
+}
+
 /** An object stored through the bucket API (https://developers.zenodo.org/#quickstart-upload). */
 export interface BucketObject {
   key: string;

@@ -1,24 +1,24 @@
 import { ConnectorError } from '../connector-error';
 import type { ZenodoApi } from './api';
-import type { Deposition } from './entities';
 import { parseId } from './ids';
+import { ownDeposition, readDeposition } from './records';
 
 /** The deposition an id names; files have no keywords of their own at Zenodo. */
-async function depositionWithKeywords(api: ZenodoApi, id: string): Promise<Deposition> {
+function depositionIdOf(id: string): string {
   const parsed = parseId(id);
   if (!parsed) throw ConnectorError.unknownResource(id);
   if (parsed.kind === 'file')
     throw new ConnectorError(400, 'Zenodo keeps keywords on depositions, not on their files.');
-  return api.deposition(parsed.deposition, id);
+  return parsed.deposition;
 }
 
 function strings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }
 
-/** A deposition's `metadata.keywords` (https://developers.zenodo.org/#representation). */
+/** A deposition's `metadata.keywords` (https://developers.zenodo.org/#representation), or a published record's. */
 export async function keywords({ api }: { api: ZenodoApi }, id: string): Promise<string[]> {
-  return strings((await depositionWithKeywords(api, id)).metadata?.keywords);
+  return strings((await readDeposition(api, depositionIdOf(id), id)).deposition.metadata?.keywords);
 }
 
 /**
@@ -31,7 +31,7 @@ export async function setKeywords(
   id: string,
   keywords: readonly string[],
 ): Promise<string[]> {
-  const deposition = await depositionWithKeywords(api, id);
+  const deposition = await ownDeposition(api, depositionIdOf(id), id);
   if (deposition.state === 'done')
     throw new ConnectorError(
       400,

@@ -4,6 +4,7 @@ import { lookaheadPage } from '../lookahead-page';
 import type { ZenodoApi } from './api';
 import { depositionKind, depositionTitle, type Deposition } from './entities';
 import { parseId } from './ids';
+import { readDeposition } from './records';
 import type { ZenodoSessionContext } from './session-context';
 
 export function depositionSummary(deposition: Deposition): ResourceSummary {
@@ -35,7 +36,7 @@ function searchQuery(filter: Exclude<SearchFilter, 'id'>, value: string): string
   }
 }
 
-/** The deposition an id search names, when the user may see it. */
+/** The deposition an id search names, when the user may see it: one of theirs, or anyone's published record. */
 async function depositionById(
   api: ZenodoApi,
   id: string,
@@ -44,8 +45,12 @@ async function depositionById(
 ): Promise<CollectionPage> {
   const parsed = parseId(id);
   const found =
-    parsed?.kind === 'deposition' ? await foundOrNull(api.deposition(parsed.deposition, id)) : null;
-  return { resources: found && page === 1 ? [depositionSummary(found)] : [], totalPages: 1, perPage };
+    parsed?.kind === 'deposition' ? await foundOrNull(readDeposition(api, parsed.deposition, id)) : null;
+  return {
+    resources: found && page === 1 ? [depositionSummary(found.deposition)] : [],
+    totalPages: 1,
+    perPage,
+  };
 }
 
 export async function listResources(

@@ -4,6 +4,7 @@ import type { ZenodoApi } from './api';
 import { titleSegment } from '../upstream-values';
 import { byFilename, depositionTitle, md5Of, type DepositionFile } from './entities';
 import { parseId } from './ids';
+import { readDeposition, readFile } from './records';
 
 function remoteFile(api: ZenodoApi, path: string, file: DepositionFile): RemoteFile {
   return {
@@ -31,14 +32,15 @@ export async function* walk(
   const parsed = parseId(id);
   if (!parsed) throw ConnectorError.unknownResource(id);
   if (parsed.kind === 'file') {
-    const file = await api.file(parsed.deposition, parsed.file, id);
+    const file = await readFile(api, parsed.deposition, parsed.file, id);
     yield remoteFile(api, titleSegment(file.filename), file);
     return;
   }
-  const deposition = await api.deposition(parsed.deposition, id);
+  const { deposition, own } = await readDeposition(api, parsed.deposition, id);
   const folder = titleSegment(depositionTitle(deposition));
   yield { kind: 'folder', path: folder };
-  const files = await api.files(deposition.id, id);
+  // a record's files come with it; a deposition's are listed with their download links
+  const files = own ? await api.files(deposition.id, id) : [...(deposition.files ?? [])];
   files.sort(byFilename);
   for (const file of files) yield remoteFile(api, `${folder}/${titleSegment(file.filename)}`, file);
 }

@@ -16,6 +16,7 @@ import { depositionTitle, md5Of, userName, type Deposition, type DepositionFile 
 import { fileResourceId, parseId } from './ids';
 import { depositionSummary, phrase } from './listing';
 import { MAX_PAGE_SIZE } from './options';
+import { ownDeposition } from './records';
 import type { ZenodoSessionContext } from './session-context';
 
 /** Zenodo wants a description before it publishes (https://developers.zenodo.org/#representation). */
@@ -144,7 +145,7 @@ export async function openWriter(
   if (!parsed) throw ConnectorError.unknownResource(containerId);
   if (parsed.kind === 'file')
     throw new ConnectorError(400, `The Resource provided, ${containerId}, is not a container`);
-  const deposition = await context.api.deposition(parsed.deposition, containerId);
+  const deposition = await ownDeposition(context.api, parsed.deposition, containerId);
   if (deposition.submitted)
     throw new ConnectorError(
       400,
