@@ -177,6 +177,100 @@ describe('figshare connector', () => {
     });
   });
 
+  describe('published projects of other users', () => {
+    let bob: number;
+    beforeEach(() => {
+      bob = fake.addUser('bob-token', { email: 'bob@example.org' });
+    });
+
+    /** Bob's published project, laid out as seedLayout's, read by Alice. */
+    function seedBobsProject() {
+      return fake.seedProject(bob, {
+        title: 'Open Survey',
+        published: true,
+        articles: [
+          { title: 'Open Survey', files: { 'readme.txt': 'read me' }, tags: ['open'] },
+          {
+            title: 'Figures',
+            files: { 'b.png': 'bbb', 'a.png': 'aa' },
+            tags: ['plots'],
+            definedType: 'figure',
+          },
+        ],
+      });
+    }
+
+    it('shows, finds by id, walks and downloads it through the public endpoints', async () => {
+      const project = seedBobsProject();
+      const [own, figures] = project.articles;
+      const session = await openAlice();
+      const detail = await session.getResource(String(project.id));
+      expect(detail).toMatchObject({ kind: 'container', kindName: 'project', title: 'Open Survey' });
+      expect(detail.children.map((child) => child.id)).toEqual([
+        `${project.id}:${own.id}:${own.files[0].id}`,
+        `${project.id}:${figures.id}`,
+      ]);
+      const article = await session.getResource(`${project.id}:${figures.id}`);
+      expect(article).toMatchObject({ kindName: 'figure', title: 'Figures' });
+      expect(article.children.map((child) => child.title)).toEqual(['a.png', 'b.png']);
+      const file = await session.getResource(article.children[0].id);
+      expect(file).toMatchObject({ title: 'a.png', hashes: { md5: md5('aa'), sha256: null } });
+      const found = await session.listResources({
+        page: 1,
+        search: { filter: 'id', value: String(project.id) },
+      });
+      expect(found.resources.map((resource) => resource.id)).toEqual([String(project.id)]);
+      expect(await session.keywords(String(project.id))).toEqual(['open']);
+      expect(await session.keywords(`${project.id}:${figures.id}`)).toEqual(['plots']);
+
+      const entries = await collect(session, String(project.id));
+      expect(entries.map((entry) => `${entry.kind} ${entry.path}`)).toEqual([
+        'folder Open Survey',
+        'file Open Survey/readme.txt',
+        'folder Open Survey/Figures',
+        'file Open Survey/Figures/a.png',
+        'file Open Survey/Figures/b.png',
+      ]);
+      const png = entries.find((entry): entry is RemoteFile => entry.path === 'Open Survey/Figures/b.png')!;
+      expect((await readAll(await png.open())).toString()).toBe('bbb');
+      expect(await png.sourceHashes(['md5'])).toEqual({ md5: md5('bbb') });
+      const paths = new Set(fake.server.requests.map((request) => request.url.split('?')[0]));
+      for (const path of [`/v2/projects/${project.id}`, `/v2/projects/${project.id}/articles`])
+        expect(paths).toContain(path);
+    });
+
+    it('answers 404 for an article that is not in it, as for the user’s own projects', async () => {
+      const project = seedBobsProject();
+      const elsewhere = fake.seedProject(bob, {
+        title: 'Elsewhere',
+        published: true,
+        articles: [{ title: 'Away' }],
+      });
+      const session = await openAlice();
+      for (const id of [
+        `${project.id}:${elsewhere.articles[0].id}`,
+        `${project.id}:${elsewhere.articles[0].id}:1`,
+      ])
+        expect((await failureOf(session.getResource(id))).status).toBe(404);
+    });
+
+    it('refuses writes into it with 403, and still answers 403 for an unpublished project of someone else', async () => {
+      const project = seedBobsProject();
+      const message = `FigShare project ${project.id} is another user's published project: it can be read and downloaded here, not changed.`;
+      const session = await openAlice();
+      for (const id of [String(project.id), `${project.id}:${project.articles[1].id}`]) {
+        expect(await failureOf(session.openWriter(id, { newProject: false, message: 'test' }))).toEqual({
+          status: 403,
+          message,
+        });
+        expect(await failureOf(session.setKeywords(id, ['mine']))).toEqual({ status: 403, message });
+      }
+      expect(fake.server.requests.filter((request) => request.method !== 'GET')).toEqual([]);
+      const draft = fake.seedProject(bob, { title: 'Draft', articles: [{ title: 'Draft' }] });
+      expect((await failureOf(session.getResource(String(draft.id)))).status).toBe(403);
+    });
+  });
+
   describe('uploads', () => {
     it('sends a file in the parts the upload service dictates, streamed, and completes it', async () => {
       fake.partSize = 1000;

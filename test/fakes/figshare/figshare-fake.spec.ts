@@ -377,6 +377,40 @@ describe('the fake FigShare', () => {
     });
   });
 
+  describe('published projects', () => {
+    it('shows a published project, its articles and their files to anyone, and nothing unpublished', async () => {
+      const project = fake.seedProject(alice, {
+        title: 'Shared',
+        published: true,
+        articles: [{ title: 'Shared data', files: { 'a.txt': 'abc' } }],
+      });
+      const [article] = project.articles;
+      const [file] = article.files;
+      for (const token of [null, 'bob-token']) {
+        const shown = await call('GET', `/projects/${project.id}`, { token });
+        expect(shown).toMatchObject({ status: 200, body: { id: project.id, title: 'Shared' } });
+        expect(shown.body.published_date).toEqual(expect.any(String));
+        const listed = await call('GET', `/projects/${project.id}/articles`, { token });
+        expect(listed.body.map((each: Json) => each.id)).toEqual([article.id]);
+        const detail = await call('GET', `/articles/${article.id}`, { token });
+        expect(detail.body).toMatchObject({ id: article.id, is_public: true, files: [{ id: file.id }] });
+        const files = await call('GET', `/articles/${article.id}/files`, { token });
+        expect(files.body).toEqual([expect.objectContaining({ id: file.id, computed_md5: md5('abc') })]);
+        expect((await call('GET', `/articles/${article.id}/files/${file.id}`, { token })).status).toBe(200);
+        const download = await fetch(`${fake.downloads.url}/files/${file.id}`);
+        expect([download.status, await download.text()]).toEqual([200, 'abc']);
+      }
+      const hidden = fake.seedProject(alice, { title: 'Hidden', articles: [{ title: 'Hidden data' }] });
+      for (const path of [
+        `/projects/${hidden.id}`,
+        `/projects/${hidden.id}/articles`,
+        `/articles/${hidden.articles[0].id}`,
+        `/articles/${hidden.articles[0].id}/files`,
+      ])
+        expect((await call('GET', path, { token: 'bob-token' })).status).toBe(404);
+    });
+  });
+
   describe("FigShare's OpenAPI description", () => {
     it('allows every JSON answer the API gave in the tests above', () => {
       answers.push(...fake.server.answers);
@@ -403,6 +437,12 @@ describe('the fake FigShare', () => {
           'GET /account/articles/{article_id}/files 200',
           'POST /account/articles/{article_id}/files 201',
           'GET /account/articles/{article_id}/files/{file_id} 200',
+          'GET /projects/{project_id} 200',
+          'GET /projects/{project_id} 404',
+          'GET /projects/{project_id}/articles 200',
+          'GET /articles/{article_id} 200',
+          'GET /articles/{article_id}/files 200',
+          'GET /articles/{article_id}/files/{file_id} 200',
         ]),
       );
       expect(figshareDescription().problems(answers)).toEqual([]);

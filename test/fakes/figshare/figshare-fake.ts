@@ -4,6 +4,7 @@ import { articleRoutes } from './article-routes';
 import { downloadRoutes, uploadRoutes } from './file-hosts';
 import { DEFINED_TYPES, FigshareState, type StoredArticle, type StoredProject } from './model';
 import { projectRoutes } from './project-routes';
+import { publicRoutes } from './public-routes';
 
 export type { StoredArticle, StoredFile, StoredProject } from './model';
 
@@ -19,6 +20,8 @@ export interface SeededProject {
   title: string;
   description?: string;
   articles?: SeededArticle[];
+  /** whether the project is published, with its articles */
+  published?: boolean;
 }
 
 /** The upload service's part size unless a test sets another. */
@@ -62,6 +65,8 @@ export class FigshareFake {
       });
     projectRoutes(route, context);
     articleRoutes(route, context);
+    // the public endpoints answer anyone, with a token or without (https://docs.figshare.com/#public_project)
+    publicRoutes((method, template, handler) => this.server.route(method, template, handler), context);
     uploadRoutes(this.uploads, this.state);
     downloadRoutes(this.downloads, this.state);
     return this;
@@ -101,6 +106,7 @@ export class FigshareFake {
       for (const [name, content] of Object.entries(article.files ?? {}))
         this.state.addAvailableFile(stored, name, Buffer.from(content));
     }
+    if (seeded.published) this.state.publish(project);
     return project;
   }
 

@@ -45,10 +45,10 @@ export function uploadRoutes(server: FakeServer, state: FigshareState): void {
 }
 
 /**
- * The file host (ndownloader.figshare.com), where a file's `download_url` points. An unpublished article's
- * files are its owner's only: the request must carry `Authorization: token <the owner's token>` (403
- * otherwise), as every private endpoint does (https://docs.figshare.com/old_docs/api/, "Authentication");
- * nothing in the fake is published. Range requests are honoured (206), as a file host does.
+ * The file host (ndownloader.figshare.com), where a file's `download_url` points. A published article's files
+ * are anyone's; an unpublished article's are its owner's only: the request must carry `Authorization: token
+ * <the owner's token>` (403 otherwise), as every private endpoint does (https://docs.figshare.com/old_docs/api/,
+ * "Authentication"). Range requests are honoured (206), as a file host does.
  */
 export function downloadRoutes(server: FakeServer, state: FigshareState): void {
   // GET /files/<file_id>: the bytes of an available file
@@ -58,8 +58,9 @@ export function downloadRoutes(server: FakeServer, state: FigshareState): void {
       : undefined;
     if (!found || found.file.status !== 'available') return answer.json(404, { message: 'File not found' });
     const token = /^token (\S+)$/i.exec(String(request.headers.authorization ?? ''))?.[1];
-    if (token === undefined || state.users.get(token)?.id !== found.article.owner)
-      return answer.json(403, { message: 'You do not have access to this file' });
+    const mayRead =
+      found.article.published !== null || state.users.get(token ?? '')?.id === found.article.owner;
+    if (!mayRead) return answer.json(403, { message: 'You do not have access to this file' });
     const disposition = `attachment; filename*=UTF-8''${encodeURIComponent(found.file.name)}`;
     await answer.send(200, found.file.content, { 'content-disposition': disposition }, true);
   });

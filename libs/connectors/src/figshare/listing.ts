@@ -4,6 +4,7 @@ import { lookaheadPage } from '../lookahead-page';
 import type { FigshareApi } from './api';
 import type { Project } from './entities';
 import { parseId } from './ids';
+import { readProject } from './published';
 import type { FigshareSessionContext } from './session-context';
 
 export function projectSummary(project: Pick<Project, 'id' | 'title'>): ResourceSummary {
@@ -37,7 +38,7 @@ function searchFor(filter: Exclude<SearchFilter, 'id'>, value: string): string {
   }
 }
 
-/** The project an id search names, when the user may see it. */
+/** The project an id search names, when the user may see it: one of theirs, or anyone's published project. */
 async function projectById(
   api: FigshareApi,
   id: string,
@@ -45,8 +46,8 @@ async function projectById(
   page: number,
 ): Promise<CollectionPage> {
   const parsed = parseId(id);
-  const found = parsed?.kind === 'project' ? await foundOrNull(api.project(parsed.project, id)) : null;
-  return { resources: found && page === 1 ? [projectSummary(found)] : [], totalPages: 1, perPage };
+  const found = parsed?.kind === 'project' ? await foundOrNull(readProject(api, parsed.project, id)) : null;
+  return { resources: found && page === 1 ? [projectSummary(found.project)] : [], totalPages: 1, perPage };
 }
 
 /** The user's projects, most recently changed first, or those a search finds. */

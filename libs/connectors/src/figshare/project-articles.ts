@@ -1,5 +1,6 @@
 import { byName } from '../upstream-values';
 import type { FigshareApi } from './api';
+import type { ProjectReader } from './published';
 import type { Article, Project } from './entities';
 
 /**
@@ -15,7 +16,7 @@ export interface ProjectArticles {
 }
 
 export async function projectArticles(
-  api: FigshareApi,
+  api: ProjectReader,
   project: Project,
   resourceId: string,
 ): Promise<ProjectArticles> {

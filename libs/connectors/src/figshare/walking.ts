@@ -5,6 +5,7 @@ import type { FigshareApi } from './api';
 import { md5Of, type Article, type ArticleFile } from './entities';
 import { parseId } from './ids';
 import { projectArticles } from './project-articles';
+import { readProject, type ProjectReader } from './published';
 
 function remoteFile(api: FigshareApi, path: string, file: ArticleFile): RemoteFile {
   return {
@@ -26,12 +27,13 @@ function remoteFile(api: FigshareApi, path: string, file: ArticleFile): RemoteFi
 /** An article's files by name, below `folder`. */
 async function* articleFiles(
   api: FigshareApi,
+  reader: ProjectReader,
   projectId: string,
   article: Article,
   folder: string,
   resourceId: string,
 ): AsyncGenerator<RemoteFile> {
-  const files = await api.files(projectId, article.id, resourceId);
+  const files = await reader.files(projectId, article.id, resourceId);
   files.sort((a, b) => byName(a.name, b.name));
   for (const file of files) yield remoteFile(api, `${folder}/${titleSegment(file.name)}`, file);
 }
@@ -42,15 +44,15 @@ async function* projectEntries(
   projectId: string,
   id: string,
 ): AsyncGenerator<RemoteFolder | RemoteFile> {
-  const project = await api.project(projectId, id);
+  const { project, reader } = await readProject(api, projectId, id);
   const folder = titleSegment(project.title);
   yield { kind: 'folder', path: folder };
-  const { own, others } = await projectArticles(api, project, id);
-  if (own) yield* articleFiles(api, projectId, own, folder, id);
+  const { own, others } = await projectArticles(reader, project, id);
+  if (own) yield* articleFiles(api, reader, projectId, own, folder, id);
   for (const article of others) {
     const articleFolder = `${folder}/${titleSegment(article.title)}`;
     yield { kind: 'folder', path: articleFolder };
-    yield* articleFiles(api, projectId, article, articleFolder, id);
+    yield* articleFiles(api, reader, projectId, article, articleFolder, id);
   }
 }
 
@@ -66,14 +68,16 @@ export async function* walk(
       yield* projectEntries(api, parsed.project, id);
       return;
     case 'article': {
-      const article = await api.article(parsed.project, parsed.article, id);
+      const { reader } = await readProject(api, parsed.project, id);
+      const article = await reader.article(parsed.project, parsed.article, id);
       const folder = titleSegment(article.title);
       yield { kind: 'folder', path: folder };
-      yield* articleFiles(api, parsed.project, article, folder, id);
+      yield* articleFiles(api, reader, parsed.project, article, folder, id);
       return;
     }
     case 'file': {
-      const file = await api.file(parsed.project, parsed.article, parsed.file, id);
+      const { reader } = await readProject(api, parsed.project, id);
+      const file = await reader.file(parsed.project, parsed.article, parsed.file, id);
       yield remoteFile(api, titleSegment(file.name), file);
     }
   }

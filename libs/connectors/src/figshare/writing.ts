@@ -16,6 +16,7 @@ import { md5Of, type Article, type ArticleFile, type Project } from './entities'
 import { fileResourceId, parseId } from './ids';
 import { projectSummary } from './listing';
 import { MAX_PAGE_SIZE } from './options';
+import { ownProject } from './published';
 import { ownArticle } from './project-articles';
 import { uploadFile } from './multipart-upload';
 import type { FigshareSessionContext } from './session-context';
@@ -133,7 +134,7 @@ async function destination(
   if (!parsed) throw ConnectorError.unknownResource(containerId);
   if (parsed.kind === 'file')
     throw new ConnectorError(400, `The Resource provided, ${containerId}, is not a container`);
-  const project = await api.project(parsed.project, containerId);
+  const project = await ownProject(api, parsed.project, containerId);
   const projectFolder = titleSegment(project.title);
   if (parsed.kind === 'project')
     return { project, article: await ownArticle(api, project, containerId), folder: projectFolder };
