@@ -65,7 +65,7 @@ export class FigshareFake {
       });
     projectRoutes(route, context);
     articleRoutes(route, context);
-    // the public endpoints answer anyone, with a token or without (https://docs.figshare.com/#public_project)
+    // the public endpoints answer anyone, with a token or without (https://docs.figshare.com/#public_article)
     publicRoutes((method, template, handler) => this.server.route(method, template, handler), context);
     uploadRoutes(this.uploads, this.state);
     downloadRoutes(this.downloads, this.state);

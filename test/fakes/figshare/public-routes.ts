@@ -8,10 +8,10 @@ type PublicRouter = (method: string, template: string, handler: PublicHandler) =
 
 /**
  * FigShare's public endpoints, which answer anyone: published projects, their articles and the articles'
- * files (https://docs.figshare.com/#public_project, #public_project_articles, #public_article,
- * #public_article_files, #public_article_file; the OpenAPI description's "Public Project", "Public Project
- * Articles", "View article details", "List article files", "Article file details"). What is not published
- * answers 404, as something unknown does.
+ * files (https://docs.figshare.com/#public_article; the OpenAPI description's operations `project_details`,
+ * `project_articles`, `article_details`, `article_files` and `article_file_details`: "Public Project",
+ * "Public Project Articles", "View article details", "List article files", "Article file details"). What is
+ * not published answers 404, as something unknown does.
  */
 export function publicRoutes(route: PublicRouter, context: FigshareContext): void {
   const { state } = context;

@@ -84,16 +84,16 @@ export class FigshareApi {
     );
   }
 
-  /** A published project, anyone's (https://docs.figshare.com/#public_project). */
+  /** A published project, anyone's (https://docs.figshare.com/, operation `project_details`). */
   async publicProject(projectId: string | number, resourceId: string): Promise<Project> {
     return this.get<Project>(`projects/${projectId}`, resourceId);
   }
 
   /**
-   * Every published article of a published project (https://docs.figshare.com/#public_project_articles). The
-   * description names no paging parameters for it: pages are asked for as on the private listing, and the
-   * listing ends at a short page or at one that brings no article not seen before (a server that ignores the
-   * parameters answers the whole list each time).
+   * Every published article of a published project (https://docs.figshare.com/, operation
+   * `project_articles`). The description names no paging parameters for it: pages are asked for as on the
+   * private listing, and the listing ends at a short page or at one that brings no article not seen before (a
+   * server that ignores the parameters answers the whole list each time).
    */
   async *publicArticles(projectId: string | number, resourceId: string): AsyncGenerator<Article> {
     const seen = new Set<number>();
@@ -114,12 +114,12 @@ export class FigshareApi {
     return this.get<Article>(`articles/${articleId}`, resourceId);
   }
 
-  /** https://docs.figshare.com/#public_article_files */
+  /** https://docs.figshare.com/, operation `article_files` */
   async publicFiles(articleId: string | number, resourceId: string): Promise<ArticleFile[]> {
     return this.get<ArticleFile[]>(`articles/${articleId}/files`, resourceId);
   }
 
-  /** https://docs.figshare.com/#public_article_file */
+  /** https://docs.figshare.com/, operation `article_file_details` */
   async publicFile(articleId: string, fileId: string, resourceId: string): Promise<ArticleFile> {
     return this.get<ArticleFile>(`articles/${articleId}/files/${fileId}`, resourceId);
   }

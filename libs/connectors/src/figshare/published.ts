@@ -5,8 +5,9 @@ import type { Article, ArticleFile, Project } from './entities';
 /**
  * Published projects of other users. FigShare's account endpoints answer only the user's own projects (403 or
  * 404 for anyone else's); a published project, its articles and their files are open to everyone at the
- * public endpoints (https://docs.figshare.com/#public_project and #public_article). The connector reads a
- * project there when the account endpoints refuse it, read-only.
+ * public endpoints (https://docs.figshare.com/#public_article; the OpenAPI description's operations
+ * `project_details`, `project_articles`, `article_details`, `article_files`, `article_file_details`). The
+ * connector reads a project there when the account endpoints refuse it, read-only.
  */
 
 /** How a project is read: FigShare's account endpoints for the user's own, the public ones for a published one. */
