@@ -217,12 +217,49 @@ describe('curate_nd connector', () => {
       ]);
     });
 
+    /** The anonymous search that tells whether CurateND has the title filter. */
+    const titleFilterProbe = { title: 'self', rows: '1' };
+
     it("title: the title filter, one phrase even where the value holds CurateND's separators", async () => {
       expect(await titlesFound('title', 'Reef, Survey')).toEqual(['Coral Reef Survey']);
       expect(searches(fake.server.requests)).toEqual([
+        titleFilterProbe,
         { title: 'Reef Survey', page: '1', rows: '10', sort: 'modify_date desc' },
       ]);
       expect(await titlesFound('title', '"reef"')).toEqual(['Coral Reef Survey', 'Reef Fish Counts']);
+    });
+
+    it('title: on a CurateND without the title filter, its title search field, found out once and without the token', async () => {
+      fake.titleFilter = false;
+      const connector = connect();
+      const session = await connector.open('alice-token');
+      fake.server.requests.length = 0;
+      const titles = async (value: string) =>
+        (await session.listResources({ search: { filter: 'title', value }, page: 1 })).resources
+          .map((resource) => resource.title)
+          .sort();
+      expect(await titles('Reef, Survey')).toEqual(['Coral Reef Survey']);
+      expect(await titles('reef')).toEqual(['Coral Reef Survey', 'Reef Fish Counts']);
+      expect(
+        await (
+          await connector.open('bob-token')
+        ).listResources({ search: { filter: 'title', value: 'notes' }, page: 1 }),
+      ).toMatchObject({ resources: [{ title: 'Private Reef Notes' }] });
+      const titleSearch = (q: string) => ({
+        q,
+        search_field: 'title',
+        page: '1',
+        rows: '10',
+        sort: 'modify_date desc',
+      });
+      expect(searches(fake.server.requests)).toEqual([
+        titleFilterProbe,
+        titleSearch('"Reef Survey"'),
+        titleSearch('"reef"'),
+        { editor: 'self', depositor: 'self', rows: '1' },
+        titleSearch('"notes"'),
+      ]);
+      expect(fake.server.requests[0].headers['x-api-token']).toBeUndefined();
     });
 
     it('id: the one work or file of that id the user may read, found without a search', async () => {
@@ -314,6 +351,24 @@ describe('curate_nd connector', () => {
       expect(await files[0].sourceHashes(['md5'])).toEqual({ md5: md5('no size measured') });
       expect(await files[1].sourceHashes(['md5'])).toEqual({});
       expect((await readAll(await files[1].open())).toString()).toBe('just deposited');
+    });
+
+    it("asks a file's size with HEAD when its characterization has none, reading its bytes only when opened", async () => {
+      const workId = fake.addWork({ title: 'Sized', owner: 'alice' });
+      const fileId = fake.addFile(workId, 'measured.txt', 'no size measured', 'without-size');
+      const session = await alice();
+      const downloads = () =>
+        fake.server.requests
+          .filter((request) => request.url.includes('/items/download/'))
+          .map((request) => `${request.method} ${request.url}`);
+      const [, file] = await walked(session, workId);
+      expect(file).toMatchObject({ kind: 'file', size: 16 });
+      expect(downloads()).toEqual([`HEAD /api/items/download/${fileId}`]);
+      expect(file.kind === 'file' && (await readAll(await file.open())).toString()).toBe('no size measured');
+      expect(downloads()).toEqual([
+        `HEAD /api/items/download/${fileId}`,
+        `GET /api/items/download/${fileId}`,
+      ]);
     });
   });
 

@@ -24,7 +24,11 @@ const SORTS: Record<string, { field: 'modified' | 'submitted'; descending: boole
   'modify_date desc': { field: 'modified', descending: true },
   'deposit_date desc': { field: 'submitted', descending: true },
 };
-/** Api::QueryBuilder::VALID_KEYS_AND_SEARCH_FIELDNAMES this fake filters on; it refuses the others. */
+/**
+ * Api::QueryBuilder::VALID_KEYS_AND_SEARCH_FIELDNAMES this fake filters on; it refuses the others. `title`
+ * came in February 2021 (ndlib/curate_nd f9466725, "API changes for SFX integration"): a CurateND older than
+ * that does not know it.
+ */
 const FILTERS = ['editor', 'depositor', 'title'];
 const UNSUPPORTED_FILTERS = [
   'admin_unit',
@@ -62,6 +66,11 @@ export class FakeCurateNd {
    * downloads redirect to `storage` instead, as a deployment behind another file server might.
    */
   redirectDownloads = false;
+  /**
+   * Whether this CurateND has the `title` filter; unset, it is an older one, whose Api::QueryBuilder neither
+   * validates nor applies the key (f9466725^:app/services/api/query_builder.rb): the answer is unfiltered.
+   */
+  titleFilter = true;
   private readonly users = new Map<string, string>();
   private readonly objects = new Map<string, FakeObject>();
   private clock = Date.UTC(2021, 0, 4, 9);
@@ -94,6 +103,7 @@ export class FakeCurateNd {
     this.users.clear();
     this.objects.clear();
     this.redirectDownloads = false;
+    this.titleFilter = true;
     this.server.clearFaults();
     for (const server of [this.server, this.storage]) {
       server.requests.length = 0;
@@ -209,8 +219,9 @@ export class FakeCurateNd {
    *   `depositor` (`self` = the token's user) and `title` become Solr filters of quoted phrases, a value split
    *   at `,` (any) or `^` (all);
    * - https://github.com/ndlib/curate_nd/blob/master/app/controllers/catalog_controller.rb: `q` searches a
-   *   work's text fields (all_fields); people and collections are not filtered out (exclude_unwanted_models
-   *   drops files, profiles, groups);
+   *   work's text fields (all_fields), or the title only with `search_field=title` (Blacklight 4's
+   *   add_query_to_solr reads `search_field`; an unknown one searches all fields); people and collections are
+   *   not filtered out (exclude_unwanted_models drops files, profiles, groups);
    * - https://github.com/ndlib/curate_nd/blob/master/app/presenters/api/items_search_presenter.rb: the
    *   answer's shape, including `pagination`;
    * - doc/api.md on the api-doc branch ("Do a Search"): an example answer of the live service.
@@ -228,7 +239,7 @@ export class FakeCurateNd {
     const rows = Number(params.rows ?? DEFAULT_ROWS);
     const page = Math.max(1, Math.trunc(Number(params.page ?? 1)) || 1);
     const fields = [
-      ...FILTERS.filter((key) => key in params),
+      ...this.filters().filter((key) => key in params),
       ...(params.sort ? [params.sort.split(' ')[0]] : []),
     ];
     answer.json(200, {
@@ -243,9 +254,15 @@ export class FakeCurateNd {
     });
   }
 
+  /** The filters this CurateND knows (Api::QueryBuilder's keys among those the fake filters on). */
+  private filters(): string[] {
+    return this.titleFilter ? FILTERS : FILTERS.filter((key) => key !== 'title');
+  }
+
   /** Why Api::QueryBuilder#valid_request? refuses the query, or why this fake cannot answer it. */
   private refusedQuery(params: Record<string, string>, user: string | null): string | undefined {
-    const selfWithoutUser = ['editor', 'depositor'].some((key) => params[key] === 'self') && user === null;
+    // valid_value: `self` as the value of any key it knows needs a user
+    const selfWithoutUser = this.filters().some((key) => params[key] === 'self') && user === null;
     const rows = params.rows === undefined ? DEFAULT_ROWS : Number(params.rows);
     // Ruby's to_i reads `abc` as 0, which Blacklight then replaces with its default; this fake asks for numbers
     if (selfWithoutUser || !(rows > 0 && rows <= MAX_ROWS)) return INVALID_SEARCH;
@@ -261,13 +278,15 @@ export class FakeCurateNd {
       depositor: (name) => object.depositor === person(name),
       title: (phrase) => holdsPhrase(object.title, phrase),
     };
-    const filtered = FILTERS.filter((key) => params[key] !== undefined);
+    const filtered = this.filters().filter((key) => params[key] !== undefined);
     if (!filtered.every((key) => filterMatches(params[key], tests[key]))) return false;
     if (params.q === undefined || params.q.trim() === '') return true;
-    // dismax over the work's text fields, every word required
-    const text = new Set(
-      words([object.id, object.title, object.description ?? '', ...object.subjects].join(' ')),
-    );
+    // dismax over the search field's text, every word required
+    const fields =
+      params.search_field === 'title'
+        ? [object.title]
+        : [object.id, object.title, object.description ?? '', ...object.subjects];
+    const text = new Set(words(fields.join(' ')));
     return words(params.q).every((word) => text.has(word));
   }
 
@@ -324,7 +343,9 @@ export class FakeCurateNd {
    *   same 403 and 404 as the item; a file is handed to nginx (X-Accel-Redirect), so it reaches the client
    *   from this URL; a work gives a zip of the files the user may read, or 417 `{error: 'No authorized
    *   content'}`;
-   * - doc/api.md on the api-doc branch ("Get a file"): `curl -O https://curate.nd.edu/api/items/download/<id>`.
+   * - doc/api.md on the api-doc branch ("Get a file"): `curl -O https://curate.nd.edu/api/items/download/<id>`;
+   * - HEAD is answered as GET without the body, as Rails' router routes HEAD to GET routes (Rack::Head).
+   *   What nginx adds to a HEAD through X-Accel-Redirect is not documented: the fake gives the length.
    * Whether the content is served with `Accept-Ranges` is not documented, so this fake answers without ranges.
    */
   private async download(request: FakeRequest, answer: FakeAnswer): Promise<void> {

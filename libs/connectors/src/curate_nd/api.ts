@@ -12,6 +12,8 @@ export interface ItemsQuery {
   title?: string;
   /** Blacklight's query over all of a work's text fields */
   q?: string;
+  /** the fields `q` is matched in: one of CatalogController's search fields, `all_fields` unless given */
+  search_field?: 'title';
   page?: number;
   rows?: number;
   /** one of Api::QueryBuilder::SORT_OPTIONS, e.g. `modify_date desc` */
@@ -42,16 +44,34 @@ export class CurateNdApi {
     return asRecord(data);
   }
 
+  /**
+   * Whether this CurateND filters by title (`title`, among Api::QueryBuilder's keys since February 2021,
+   * ndlib/curate_nd f9466725). Api::QueryBuilder#valid_value refuses the value `self` of any key it knows when
+   * no user is behind the request, and ignores a key it does not know: asked anonymously with `title=self`, a
+   * CurateND that has the filter answers 400, an older one 200.
+   */
+  async knowsTitleFilter(): Promise<boolean> {
+    const response = await this.client.request({ url: 'items', query: { title: 'self', rows: 1 } });
+    if (response.status !== 400 && response.status >= 300) throw await this.client.failure(response);
+    await response.body.dump();
+    return response.status === 400;
+  }
+
   /** A file's bytes from its `downloadUrl`, streamed. */
   async download(downloadUrl: string, id: string): Promise<Readable> {
     const response = await this.client.stream({ url: downloadUrl, headers: { accept: '*/*' } }, id);
     return response.body;
   }
 
-  /** The length a download of the file announces, without reading it; null when it announces none. */
+  /**
+   * The length a download of the file announces, asked with HEAD (Rails answers HEAD on a GET route, without
+   * the body); null when it announces none.
+   */
   async downloadLength(downloadUrl: string, id: string): Promise<number | null> {
-    const response = await this.client.stream({ url: downloadUrl, headers: { accept: '*/*' } }, id);
-    // dump() drops a large body at once, and reads a small one out, as a download not taken should
+    const response = await this.client.stream(
+      { method: 'HEAD', url: downloadUrl, headers: { accept: '*/*' } },
+      id,
+    );
     await response.body.dump();
     const length = Number(response.headers['content-length']);
     return Number.isSafeInteger(length) && length >= 0 ? length : null;

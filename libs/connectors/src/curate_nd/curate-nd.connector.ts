@@ -38,10 +38,11 @@ class CurateNdSession implements ConnectorSession {
     readonly username: string,
     private readonly api: CurateNdApi,
     private readonly perPage: number,
+    private readonly knowsTitleFilter: () => Promise<boolean>,
   ) {}
 
   listResources(query: CollectionQuery): Promise<CollectionPage> {
-    return listResources(this.api, query, this.perPage);
+    return listResources(this.api, query, this.perPage, this.knowsTitleFilter);
   }
 
   async getResource(id: string): Promise<ResourceDetail> {
@@ -85,6 +86,16 @@ export const curateNdConnector: ConnectorDefinition<CurateNdOptions> = {
   create(options: CurateNdOptions, context: ConnectorContext): Connector {
     const upstream = new Upstream('CurateND', options.api_url ?? DEFAULT_API_URL, context.upstream);
     const perPage = options.per_page ?? Math.min(context.perPage, MAX_PER_PAGE);
+    // asked once for the target, without a token, on the first title search; asked again after a failure
+    const anonymous = new CurateNdApi(upstream.as({}));
+    let titleFilter: Promise<boolean> | null = null;
+    const knowsTitleFilter = (): Promise<boolean> => {
+      titleFilter ??= anonymous.knowsTitleFilter().catch((error: unknown) => {
+        titleFilter = null;
+        throw error;
+      });
+      return titleFilter;
+    };
     return remoteConnector({
       upstream,
       statusTimeoutMs: context.statusTimeoutMs,
@@ -102,7 +113,7 @@ export const curateNdConnector: ConnectorDefinition<CurateNdOptions> = {
         const api = new CurateNdApi(upstream.as({ 'x-api-token': token }));
         const deposits = await api.search({ editor: 'self', depositor: 'self', rows: 1 });
         const username = firstText(deposits.results[0]?.depositor) ?? UNNAMED_USER;
-        return new CurateNdSession(username, api, perPage);
+        return new CurateNdSession(username, api, perPage, knowsTitleFilter);
       },
     });
   },

@@ -19,16 +19,21 @@ const NEWEST_FIRST = 'modify_date desc';
 /**
  * The query of a listing: the user's own works (`editor=self`), or a search over every work the token may
  * read, as CurateND's own search does: `general` is Blacklight's query over all text fields (`q`), `title` the
- * API's title filter (`title`, a phrase).
+ * API's title filter (`title`, a phrase), or on a CurateND without it Blacklight's query over the title search
+ * field (`q` as a phrase, `search_field=title`: CatalogController's `title` field).
  */
-function itemsQuery(search: CollectionQuery['search']): ItemsQuery | null {
+async function itemsQuery(
+  search: CollectionQuery['search'],
+  knowsTitleFilter: () => Promise<boolean>,
+): Promise<ItemsQuery | null> {
   if (!search) return { editor: 'self' };
   switch (search.filter) {
     case 'general':
       return search.value.trim() === '' ? null : { q: search.value };
     case 'title': {
       const phrase = titlePhrase(search.value);
-      return phrase === '' ? null : { title: phrase };
+      if (phrase === '') return null;
+      return (await knowsTitleFilter()) ? { title: phrase } : { q: `"${phrase}"`, search_field: 'title' };
     }
     default:
       throw new ConnectorError(400, `CurateND cannot be searched by ${search.filter}.`);
@@ -99,14 +104,18 @@ function nothingFound(perPage: number): CollectionPage {
   return { resources: [], totalPages: 1, perPage };
 }
 
-/** Page `query.page` of ours is CurateND's page of that number, with `rows` our page size. */
+/**
+ * Page `query.page` of ours is CurateND's page of that number, with `rows` our page size. `knowsTitleFilter`
+ * tells whether this CurateND has the title filter.
+ */
 export async function listResources(
   api: CurateNdApi,
   query: CollectionQuery,
   rows: number,
+  knowsTitleFilter: () => Promise<boolean>,
 ): Promise<CollectionPage> {
   if (query.search?.filter === 'id') return findById(api, query.search.value, query.page, rows);
-  const filter = itemsQuery(query.search);
+  const filter = await itemsQuery(query.search, knowsTitleFilter);
   if (filter === null) return nothingFound(rows);
   const answer = await api.search({ ...filter, page: query.page, rows, sort: NEWEST_FIRST });
   const perPage = Number(answer.pagination.itemsPerPage);
