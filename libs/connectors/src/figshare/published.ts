@@ -1,4 +1,4 @@
-import { ConnectorError } from '../connector-error';
+import { ConnectorError, ownOrPublished, requireOwn } from '../connector-error';
 import type { FigshareApi } from './api';
 import type { Article, ArticleFile, Project } from './entities';
 
@@ -77,10 +77,6 @@ export interface ReadableProject {
   own: boolean;
 }
 
-function notTheUsers(error: unknown): boolean {
-  return error instanceof ConnectorError && (error.status === 403 || error.status === 404);
-}
-
 /**
  * The user's project `projectId`, or else the published project of that id. When neither is readable, the
  * account endpoint's refusal stands.
@@ -90,26 +86,16 @@ export async function readProject(
   projectId: string,
   resourceId: string,
 ): Promise<ReadableProject> {
-  try {
-    return { project: await api.project(projectId, resourceId), reader: api, own: true };
-  } catch (error) {
-    if (!notTheUsers(error)) throw error;
-    const published = new PublishedProject(api);
-    try {
-      return { project: await published.project(projectId, resourceId), reader: published, own: false };
-    } catch (publicError) {
-      throw notTheUsers(publicError) ? error : publicError;
-    }
-  }
+  const published = new PublishedProject(api);
+  const read = await ownOrPublished(
+    () => api.project(projectId, resourceId),
+    () => published.project(projectId, resourceId),
+  );
+  return { project: read.found, reader: read.own ? api : published, own: read.own };
 }
 
 /** The user's project, to change; someone else's published project answers 403 saying so. */
 export async function ownProject(api: FigshareApi, projectId: string, resourceId: string): Promise<Project> {
-  const { project, own } = await readProject(api, projectId, resourceId);
-  if (!own)
-    throw new ConnectorError(
-      403,
-      `FigShare project ${projectId} is another user's published project: it can be read and downloaded here, not changed.`,
-    );
-  return project;
+  const message = `FigShare project ${projectId} is another user's published project: it can be read and downloaded here, not changed.`;
+  return requireOwn(await readProject(api, projectId, resourceId), message).project;
 }

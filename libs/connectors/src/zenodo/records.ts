@@ -1,4 +1,4 @@
-import { ConnectorError } from '../connector-error';
+import { isNotTheUsers, ownOrPublished, requireOwn } from '../connector-error';
 import type { ZenodoApi } from './api';
 import type { Deposition, DepositionFile, DepositionMetadata, ZenodoRecord } from './entities';
 
@@ -76,40 +76,24 @@ export function depositionOfRecord(record: ZenodoRecord): Deposition {
   };
 }
 
-/** Whether a failure of the deposit API may mean a deposition that is not the user's. */
-function notTheUsers(error: unknown): boolean {
-  return error instanceof ConnectorError && (error.status === 403 || error.status === 404);
-}
-
 /**
  * The user's deposition `id`, or else the published record `id` of someone else. When neither is readable,
  * the deposit API's refusal stands (403: a deposition of someone else, unpublished; 404: none).
  */
 export async function readDeposition(api: ZenodoApi, id: string, resourceId: string): Promise<Readable> {
-  try {
-    return { deposition: await api.deposition(id, resourceId), own: true };
-  } catch (error) {
-    if (!notTheUsers(error)) throw error;
-    let record: ZenodoRecord;
-    try {
-      record = await api.record(id, resourceId);
-    } catch (recordError) {
-      // no published record either: the deposit API's answer stands; a deleted record answers 410
-      throw notTheUsers(recordError) ? error : recordError;
-    }
-    return { deposition: depositionOfRecord(record), own: false };
-  }
+  const read = await ownOrPublished(
+    () => api.deposition(id, resourceId),
+    () => api.record(id, resourceId),
+  );
+  return read.own
+    ? { deposition: read.found, own: true }
+    : { deposition: depositionOfRecord(read.found), own: false };
 }
 
 /** The user's deposition `id`, to change; a published record of someone else answers 403 saying so. */
 export async function ownDeposition(api: ZenodoApi, id: string, resourceId: string): Promise<Deposition> {
-  const { deposition, own } = await readDeposition(api, id, resourceId);
-  if (!own)
-    throw new ConnectorError(
-      403,
-      `Zenodo record ${id} is another user's published record: it can be read and downloaded here, not changed.`,
-    );
-  return deposition;
+  const message = `Zenodo record ${id} is another user's published record: it can be read and downloaded here, not changed.`;
+  return requireOwn(await readDeposition(api, id, resourceId), message).deposition;
 }
 
 /** A file of the user's deposition, or of someone else's published record (then among the record's files). */
@@ -122,7 +106,7 @@ export async function readFile(
   try {
     return await api.file(depositionId, fileId, resourceId);
   } catch (error) {
-    if (!notTheUsers(error)) throw error;
+    if (!isNotTheUsers(error)) throw error;
     const { deposition, own } = await readDeposition(api, depositionId, resourceId);
     const file = own ? undefined : deposition.files?.find((candidate) => candidate.id === fileId);
     if (!file) throw error;
