@@ -225,9 +225,9 @@ export function depositionFileRoutes(route: Router, context: ZenodoContext): voi
 
 /** The records resource: published records, anyone's (https://developers.zenodo.org/#records). */
 export function recordRoutes(route: Router, context: ZenodoContext): void {
-  // https://developers.zenodo.org/#retrieve37: no token needed; a deleted record answers 410 (the docs' status
-  // codes, "Gone"); an unpublished deposition is no record, 404 (InvenioRDM serves drafts at /records/{id}/draft
-  // to their owners only)
+  // https://developers.zenodo.org/#records, "Retrieve": no token needed; a deleted record answers 410 (the
+  // docs' status codes, "Gone"); an unpublished deposition is no record, 404 (InvenioRDM serves drafts at
+  // /records/{id}/draft to their owners only)
   route('GET', '/records/{id}', (request, reply) => {
     const deposition = /^\d+$/.test(request.params.id)
       ? context.state.depositions.get(Number(request.params.id))

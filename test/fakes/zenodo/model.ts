@@ -137,8 +137,8 @@ export function depositionJson(api: string, deposition: StoredDeposition): objec
 }
 
 /**
- * A published record as `GET /records/{id}` answers it (https://developers.zenodo.org/#retrieve37): the docs
- * do not describe its fields, so the fake follows zenodo-rdm's ZenodoSchema (site/zenodo_rdm/legacy/
+ * A published record as `GET /records/{id}` answers it (https://developers.zenodo.org/#records, "Retrieve"):
+ * the docs do not describe its fields, so the fake follows zenodo-rdm's ZenodoSchema (site/zenodo_rdm/legacy/
  * serializers/schemas/zenodojson.py), which answers `Accept: application/json` (site/zenodo_rdm/resources.py):
  * the metadata in the record's own form (`resource_type` {type, title}, `license` {id}, `relations`), files
  * with `key`, `size`, `checksum` as `md5:<hex>` and their bytes at `links.self`, and the owners by id.

@@ -39,7 +39,7 @@ export class ZenodoApi {
     return data;
   }
 
-  /** A published record, anyone's (https://developers.zenodo.org/#retrieve37). */
+  /** A published record, anyone's (https://developers.zenodo.org/#records, "Retrieve"). */
   async record(id: string | number, resourceId: string): Promise<ZenodoRecord> {
     const { data } = await this.http.json<ZenodoRecord>({ url: `records/${id}` }, resourceId);
     return data;

@@ -42,7 +42,7 @@ export interface Deposition {
 }
 
 /**
- * A published record as `GET /records/{id}` answers it (https://developers.zenodo.org/#retrieve37, "Records";
+ * A published record as `GET /records/{id}` answers it (https://developers.zenodo.org/#records, "Retrieve";
  * its shape is not documented there: this is zenodo-rdm's ZenodoSchema, site/zenodo_rdm/legacy/serializers/
  * schemas/zenodojson.py, which answers `Accept: application/json`).
  */

@@ -1,12 +1,13 @@
 import { isNotTheUsers, ownOrPublished, requireOwn } from '../connector-error';
+import { isRecord } from '../option-rules';
 import type { ZenodoApi } from './api';
 import type { Deposition, DepositionFile, DepositionMetadata, ZenodoRecord } from './entities';
 
 /**
  * Published records of other users. The deposit API answers only the user's own depositions (403 or 404 for
  * anyone else's); a published record is open to everyone at `GET /records/{id}`
- * (https://developers.zenodo.org/#retrieve37). The connector reads one there when the deposit API refuses it,
- * and shows it as the deposition it was published from, read-only.
+ * (https://developers.zenodo.org/#records, "Retrieve"). The connector reads one there when the deposit API
+ * refuses it, and shows it as the deposition it was published from, read-only.
  */
 
 /** A deposition as the user reaches it: their own through the deposit API, or someone else's published record. */
@@ -25,10 +26,6 @@ const GROUPED_FIELDS: Record<string, string> = {
   thesis: 'thesis_',
 };
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * A record's metadata in the deposition's terms, as zenodo-rdm's legacy serializer words the same record
  * (schemas/legacyjson.py): `resource_type` {type, subtype} is `upload_type` and `<type>_type`, `license` {id}
@@ -38,12 +35,12 @@ function depositionMetadata(record: Record<string, unknown>): DepositionMetadata
   const metadata: DepositionMetadata = {};
   for (const [field, value] of Object.entries(record)) {
     const prefix = GROUPED_FIELDS[field];
-    if (prefix !== undefined && isObject(value)) {
+    if (prefix !== undefined && isRecord(value)) {
       for (const [key, part] of Object.entries(value)) metadata[`${prefix}${key}`] = part;
-    } else if (field === 'resource_type' && isObject(value)) {
+    } else if (field === 'resource_type' && isRecord(value)) {
       if (typeof value.type === 'string') metadata.upload_type = value.type;
       if (typeof value.subtype === 'string') metadata[`${String(value.type)}_type`] = value.subtype;
-    } else if (field === 'license' && isObject(value)) {
+    } else if (field === 'license' && isRecord(value)) {
       metadata.license = value.id;
     } else {
       metadata[field] = value;
