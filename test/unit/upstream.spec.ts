@@ -26,6 +26,7 @@ describe('the shared upstream client', () => {
       )
       .route('GET', '/nearby', (_request, answer) => answer.empty(302, { location: `${api.url}/things/7` }))
       .route('POST', '/counter', (_request, answer) => answer.json(201, { count: ++counter }))
+      .route('POST', '/notes', async (request, answer) => answer.json(201, await request.json()))
       .route('PUT', '/upload', async (request, answer) => {
         const body = await request.body();
         answer.json(200, { md5: createHash('md5').update(body).digest('hex'), size: body.length });
@@ -90,6 +91,39 @@ describe('the shared upstream client', () => {
       message: "Example's rate limit is used up for now; try again later.",
     });
     expect(api.requests).toHaveLength(1);
+  });
+
+  it('waits out a 403 whose message names a rate limit, longer each time, and hands other 403s on as they came', async () => {
+    const rules = { message: /secondary rate limit/i, unadvisedWaitMs: 100 };
+    const limited = new Upstream('Example', api.url, TEST_UPSTREAM, [], rules).as(TOKEN);
+    const limit = { message: 'You have exceeded a secondary rate limit. Please wait a few minutes.' };
+    api.inject({ kind: 'status', status: 403, times: 2, body: limit, match: { path: /things/ } });
+    let started = Date.now();
+    expect((await limited.json<{ id: string }>({ url: 'things/3' })).data).toEqual({ id: '3' });
+    // 100 ms, then 200 ms
+    expect(Date.now() - started).toBeGreaterThanOrEqual(280);
+    expect(api.requests).toHaveLength(3);
+
+    // a refused POST is sent again: the upstream did not carry it out
+    api.inject({ kind: 'status', status: 403, body: limit, match: { method: 'POST' } });
+    const note = await limited.json({ method: 'POST', url: 'notes', json: { text: 'kept' } });
+    expect(note.data).toEqual({ text: 'kept' });
+
+    api.inject({ kind: 'status', status: 403, times: 10, body: limit, match: { path: /things/ } });
+    api.requests.length = 0;
+    started = Date.now();
+    expect(await failureOf(limited.json({ url: 'things/3' }))).toEqual({
+      status: 503,
+      message: "Example's rate limit is used up for now; try again later.",
+    });
+    // 100 + 200 + 400 ms over the three retries, then a fourth wait (800 ms) is beyond the retries
+    expect(api.requests).toHaveLength(TEST_UPSTREAM.retries + 1);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(650);
+
+    const other = await limited.request({ url: 'status/403' });
+    expect(other.status).toBe(403);
+    expect(JSON.parse((await readAll(other.body)).toString())).toEqual({ message: 'said 403' });
+    expect((await failureOf(limited.json({ url: 'status/403' }))).status).toBe(403);
   });
 
   it('sends a POST again only when the upstream cannot have carried it out', async () => {
@@ -186,6 +220,29 @@ describe('the shared upstream client', () => {
       expect(rateLimitWait({ 'retry-after': new Date(60_000).toUTCString() }, 0)).toBe(60_000);
       expect(rateLimitWait({ 'ratelimit-remaining': '0', 'ratelimit-reset': '100' }, 40_000)).toBe(60_000);
       expect(rateLimitWait({ 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': '100' })).toBeUndefined();
+    });
+
+    it("waits for a rate limit that names no wait as the upstream's rules say, longer each time", () => {
+      const settings = { ...TEST_UPSTREAM, maxWaitMs: 150_000 };
+      const rules = { unadvisedWaitMs: 60_000 };
+      expect(decideRetry({ status: 429 }, 1, 'GET', settings, { rules })).toEqual({
+        retry: true,
+        waitMs: 60_000,
+      });
+      expect(decideRetry({ status: 403, rateLimited: true }, 2, 'POST', settings, { rules })).toEqual({
+        retry: true,
+        waitMs: 120_000,
+      });
+      expect(decideRetry({ status: 403, rateLimited: true }, 3, 'GET', settings, { rules })).toEqual({
+        retry: false,
+        rateLimitedForMs: 240_000,
+      });
+      // the answer's own word wins
+      const asked = { status: 429, headers: { 'retry-after': '2' } };
+      expect(decideRetry(asked, 1, 'GET', settings, { rules })).toEqual({ retry: true, waitMs: 2000 });
+      // without rules, the usual backoff
+      const backoff = decideRetry({ status: 429 }, 1, 'GET', settings);
+      expect(backoff.retry && backoff.waitMs).toBeLessThanOrEqual(TEST_UPSTREAM.retryBaseMs);
     });
 
     it('does not retry what another attempt cannot mend', () => {

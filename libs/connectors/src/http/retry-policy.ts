@@ -6,6 +6,20 @@ export interface AttemptFailure {
   status?: number;
   headers?: IncomingHttpHeaders;
   code?: string;
+  /** the answer's message says it is a rate limit (GitHub's secondary limits: see RateLimitRules) */
+  rateLimited?: boolean;
+}
+
+/** What is special about an upstream's rate limits, beyond the statuses and headers every upstream uses. */
+export interface RateLimitRules {
+  /** a 403 whose message matches is a rate limit, not a refusal (GitHub's secondary rate limits) */
+  message?: RegExp;
+  /**
+   * The first wait after a rate limit whose answer names no wait of its own (no `Retry-After`, no spent
+   * limit's reset); it doubles with each further attempt. Without it, such a limit is retried with the usual
+   * backoff.
+   */
+  unadvisedWaitMs?: number;
 }
 
 /** Connection failures worth another attempt; timeouts included. */
@@ -59,23 +73,30 @@ export function rateLimitWait(
 
 /** A 429, or a 403 that a rate limit gave (GitHub answers a spent limit with 403 and a zero remaining). */
 export function isRateLimited(failure: AttemptFailure): boolean {
-  if (failure.status === 429) return true;
+  if (failure.status === 429 || failure.rateLimited === true) return true;
   return failure.status === 403 && rateLimitWait(failure.headers) !== undefined;
 }
 
 export type RetryDecision = { retry: true; waitMs: number } | { retry: false; rateLimitedForMs?: number };
 
+export interface RetryOptions {
+  /** may be sent again even after the upstream may have received it; by default, what its method says */
+  idempotent?: boolean;
+  rules?: RateLimitRules;
+}
+
 /**
  * Whether attempt number `attempt` (1 for the first) that failed this way is tried again, and after how
- * long: a rate limit's own wait, or an exponential backoff with jitter. A request that is not idempotent is
- * sent again only when the upstream cannot have carried it out (a refused connection, 429, 503).
+ * long: a rate limit's own wait (or the upstream's rules for one that names none), or an exponential backoff
+ * with jitter. A request that is not idempotent is sent again only when the upstream cannot have carried it
+ * out (a refused connection, a rate limit, 503).
  */
 export function decideRetry(
   failure: AttemptFailure,
   attempt: number,
   method: string,
   settings: UpstreamSettings,
-  idempotent = IDEMPOTENT_METHODS.has(method),
+  { idempotent = IDEMPOTENT_METHODS.has(method), rules = {} }: RetryOptions = {},
 ): RetryDecision {
   const rateLimited = isRateLimited(failure);
   const retriable =
@@ -85,7 +106,11 @@ export function decideRetry(
         TRANSIENT_ERRORS.has(failure.code) &&
         (idempotent || NOT_SENT_ERRORS.has(failure.code));
   if (!retriable || attempt > settings.retries) return { retry: false };
-  const asked = rateLimitWait(failure.headers);
+  const unadvised =
+    rateLimited && rules.unadvisedWaitMs !== undefined
+      ? rules.unadvisedWaitMs * 2 ** (attempt - 1)
+      : undefined;
+  const asked = rateLimitWait(failure.headers) ?? unadvised;
   if (asked !== undefined && asked > settings.maxWaitMs) return { retry: false, rateLimitedForMs: asked };
   const backoff = settings.retryBaseMs * 2 ** (attempt - 1) * (0.5 + Math.random() / 2);
   return { retry: true, waitMs: Math.min(asked ?? backoff, settings.maxWaitMs) };

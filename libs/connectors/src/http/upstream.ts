@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger } from '@nestjs/common';
 import { Agent, RetryAgent, type Dispatcher } from 'undici';
@@ -8,7 +8,7 @@ import { ConnectorError } from '../connector-error';
 import type { UpstreamSettings } from '@app/config';
 // the definitions alone: the rest of observability depends on the connectors
 import { upstreamRequests, upstreamRetries } from './upstream-metrics';
-import { decideRetry, type AttemptFailure } from './retry-policy';
+import { decideRetry, type AttemptFailure, type RateLimitRules } from './retry-policy';
 
 export type RequestBody = string | Buffer | Readable;
 
@@ -27,18 +27,23 @@ export interface UpstreamRequest {
   idempotent?: boolean;
 }
 
+/** An answer's body: a stream, and `dump` to discard what is left of it. */
+export type ResponseBody = Readable & { dump(): Promise<void> };
+
 export interface UpstreamResponse {
   status: number;
   headers: IncomingHttpHeaders;
   /** where the answer came from, after redirects */
   url: URL;
-  body: Dispatcher.ResponseData['body'];
+  body: ResponseBody;
 }
 
 const MAX_REDIRECTS = 5;
 /** JSON answers are pages and single records; anything larger is refused rather than held in memory. */
 const MAX_JSON_BYTES = 64 << 20;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** A 403 body read to see whether its message names a rate limit: an error message is far shorter. */
+const MESSAGE_BYTES = 64 << 10;
 
 /**
  * One upstream repository API (GitHub, OSF, ...) as the connectors reach it: a keep-alive connection pool
@@ -49,7 +54,8 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  *
  * GET and HEAD go through undici's RetryAgent, which also resumes a body cut off midway with a Range
  * request. Requests with a body are retried here instead, because the RetryAgent cannot send a stream twice:
- * each attempt makes its body anew.
+ * each attempt makes its body anew. A rate limit that only an answer's message tells (`RateLimitRules`) is
+ * waited out here too, for every method: the upstream refused the request, so sending it again is safe.
  */
 export class Upstream {
   readonly baseUrl: URL;
@@ -65,6 +71,7 @@ export class Upstream {
     readonly settings: UpstreamSettings,
     /** origins besides the base URL's that may receive the credentials */
     trustedOrigins: readonly string[] = [],
+    private readonly rules: RateLimitRules = {},
   ) {
     this.baseUrl = new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
     this.trusted = new Set([this.baseUrl.origin, ...trustedOrigins.map((origin) => new URL(origin).origin)]);
@@ -85,6 +92,7 @@ export class Upstream {
           state.counter,
           opts.method,
           settings,
+          { rules },
         );
         if (!decision.retry) return callback(error);
         this.noteRetry(opts.method, String(opts.path).split('?')[0], failure.statusCode ?? failure.code);
@@ -148,16 +156,32 @@ export class Upstream {
       headers['content-type'] = 'application/json';
       body = () => text;
     }
-    for (let redirects = 0; ; redirects++) {
+    let redirects = 0;
+    let limited = 0;
+    for (;;) {
       const response = await this.counted(method, () =>
         this.attempt(method, url, headers, credentials, body, request.idempotent),
       );
+      const answer = await this.unlessRateLimited(response);
+      if (answer === 'rate limited') {
+        const decision = decideRetry(
+          { status: response.statusCode, headers: response.headers, rateLimited: true },
+          ++limited,
+          method,
+          this.settings,
+          { rules: this.rules },
+        );
+        if (!decision.retry) throw rateLimitUsedUp(this.name);
+        this.noteRetry(method, url.pathname, `${response.statusCode} (a rate limit)`);
+        await sleep(decision.waitMs);
+        continue;
+      }
       const location = response.headers.location;
       if (!REDIRECTS.has(response.statusCode) || typeof location !== 'string') {
-        return { status: response.statusCode, headers: response.headers, url, body: response.body };
+        return { status: response.statusCode, headers: response.headers, url, body: answer };
       }
-      await response.body.dump();
-      if (redirects >= MAX_REDIRECTS)
+      await answer.dump();
+      if (redirects++ >= MAX_REDIRECTS)
         throw new ConnectorError(502, `${this.name} redirected more than ${MAX_REDIRECTS} times.`);
       url = new URL(location, url);
       if (response.statusCode === 303 || (response.statusCode !== 307 && response.statusCode !== 308)) {
@@ -166,6 +190,20 @@ export class Upstream {
         body = undefined;
       }
     }
+  }
+
+  /**
+   * The answer's body, or `rate limited` for a 403 whose message says so (RateLimitRules.message). Such a
+   * 403's body is read to find out, and handed on as read when it says anything else.
+   */
+  private async unlessRateLimited(response: Dispatcher.ResponseData): Promise<ResponseBody | 'rate limited'> {
+    if (!this.rules.message || response.statusCode !== 403) return response.body;
+    const { read, body } = await peek(response.body, MESSAGE_BYTES);
+    if (read.length <= MESSAGE_BYTES && this.rules.message.test(saidIn(read.toString('utf8')))) {
+      await body.dump();
+      return 'rate limited';
+    }
+    return body;
   }
 
   /** One request with its own retries: the RetryAgent's for GET and HEAD, this loop's for a body. */
@@ -192,7 +230,10 @@ export class Upstream {
       try {
         const response = await this.agent.request({ ...options, headers: sent, body: await body() });
         failure = { status: response.statusCode, headers: response.headers };
-        const decision = decideRetry(failure, attempt, method, this.settings, idempotent);
+        const decision = decideRetry(failure, attempt, method, this.settings, {
+          idempotent,
+          rules: this.rules,
+        });
         if (response.statusCode < 400 || !decision.retry) return response;
         await response.body.dump();
         this.noteRetry(method, url.pathname, response.statusCode);
@@ -201,7 +242,10 @@ export class Upstream {
         failure = { code: (error as { code?: string }).code };
         // a failure of the body itself (a source that broke off) is not the upstream's: it goes as it came
         if (failure.code === undefined) throw error;
-        const decision = decideRetry(failure, attempt, method, this.settings, idempotent);
+        const decision = decideRetry(failure, attempt, method, this.settings, {
+          idempotent,
+          rules: this.rules,
+        });
         if (!decision.retry) throw this.unreachable(error, method, url);
         this.noteRetry(method, url.pathname, failure.code);
         await sleep(decision.waitMs);
@@ -299,17 +343,16 @@ export class UpstreamClient {
       case 410:
         return ConnectorError.gone();
     }
-    if (isRateLimitAnswer(response)) {
-      return new ConnectorError(
-        503,
-        `${this.upstream.name}'s rate limit is used up for now; try again later.`,
-      );
-    }
+    if (isRateLimitAnswer(response)) return rateLimitUsedUp(this.upstream.name);
     return new ConnectorError(
       502,
       `${this.upstream.name} answered ${response.status}${said ? `: ${said}` : ''} (${response.url.pathname}).`,
     );
   }
+}
+
+function rateLimitUsedUp(upstreamName: string): ConnectorError {
+  return new ConnectorError(503, `${upstreamName}'s rate limit is used up for now; try again later.`);
 }
 
 function isRateLimitAnswer(response: UpstreamResponse): boolean {
@@ -333,6 +376,11 @@ async function upstreamMessage(response: UpstreamResponse): Promise<string> {
   } finally {
     response.body.destroy();
   }
+  return saidIn(text);
+}
+
+/** What an error body says: its JSON's `message`, `error` or `errors`, else its text, shortened. */
+function saidIn(text: string): string {
   try {
     const parsed = JSON.parse(text) as { message?: unknown; error?: unknown; errors?: unknown };
     const said = parsed.message ?? parsed.error ?? parsed.errors;
@@ -340,6 +388,37 @@ async function upstreamMessage(response: UpstreamResponse): Promise<string> {
   } catch {
     return text.trim().slice(0, 300);
   }
+}
+
+/**
+ * The first bytes of a body, up to just past `limit`, and the body again as it was: those bytes, then the
+ * rest unread.
+ */
+async function peek(source: ResponseBody, limit: number): Promise<{ read: Buffer; body: ResponseBody }> {
+  const chunks = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const head: Buffer[] = [];
+  let size = 0;
+  let ended = false;
+  while (size <= limit) {
+    const next = await chunks.next();
+    if (next.done) {
+      ended = true;
+      break;
+    }
+    head.push(next.value);
+    size += next.value.length;
+  }
+  async function* replay(): AsyncGenerator<Buffer> {
+    yield* head;
+    if (ended) return;
+    for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value;
+  }
+  const body = Readable.from(replay(), { objectMode: false });
+  const dump = async () => {
+    body.destroy();
+    source.destroy();
+  };
+  return { read: Buffer.concat(head), body: Object.assign(body, { dump }) };
 }
 
 /** The JSON of an answer's body, refusing one too large to hold (a page or a record never is). */
