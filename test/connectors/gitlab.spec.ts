@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -80,10 +80,10 @@ describe('gitlab connector', () => {
       });
       expect(problems).toEqual([
         'options.token is not a known option (api_url, visibility, per_page, commit_batch_bytes)',
-        'options.api_url must not contain a user name or password',
+        'options.api_url must not carry credentials: the token comes with each request',
         'options.visibility must be one of private, internal, public',
         'options.per_page must be an integer from 1 to 100',
-        'options.commit_batch_bytes must be a positive integer',
+        'options.commit_batch_bytes must be an integer from 1 to 188743680',
       ]);
       expect(problems.join(' ')).not.toContain('secret@');
       expect(problems.join(' ')).not.toContain('glpat-abcdef');
@@ -91,9 +91,14 @@ describe('gitlab connector', () => {
         'options.api_url must be an http or https URL',
       ]);
       expect(validate({ api_url: 'https://gitlab.example.org/api/v4?x=1' })).toEqual([
-        'options.api_url must not have a query or fragment',
+        'options.api_url must not have a query or a fragment',
       ]);
       expect(validate({ per_page: 2.5 })).toEqual(['options.per_page must be an integer from 1 to 100']);
+      // a commit's JSON (4/3 of its files) must stay below the 250 MiB an omnibus GitLab's nginx takes
+      expect(validate({ commit_batch_bytes: 180 * 2 ** 20 })).toEqual([]);
+      expect(validate({ commit_batch_bytes: 200 * 2 ** 20 })).toEqual([
+        'options.commit_batch_bytes must be an integer from 1 to 188743680',
+      ]);
     });
 
     it('makes projects with the visibility the options give, private by default', async () => {
@@ -484,6 +489,22 @@ describe('gitlab connector', () => {
       expect(gitlab.filesOf(made.id)).toEqual({ a: '1234', b: '567', c: '89012', d: 'x'.repeat(25) });
     });
 
+    it('commits at most 20 MiB of files at a time unless commit_batch_bytes says otherwise', async () => {
+      const session = await openAlice();
+      const made = await session.createProject('Default Batches');
+      const writer = await session.openWriter(made.id, { newProject: true, message: 'big' });
+      for (const name of ['one.bin', 'two.bin'])
+        await writer.putFile([name], countedFile(Buffer.alloc(11 << 20, name.length)), 'ignore');
+      await writer.commit();
+      const posts = gitlab.server.requests.filter(
+        (request) => request.method === 'POST' && /repository\/commits$/.test(request.url),
+      );
+      expect(posts).toHaveLength(2);
+      for (const post of posts)
+        expect(Number(post.headers['content-length'])).toBeLessThan(20 * 2 ** 20 * (4 / 3));
+      expect(gitlab.project(made.id).commits).toHaveLength(2);
+    });
+
     it('reads nothing of an ignored duplicate, and makes no commit when nothing changed', async () => {
       const project = gitlab.seedProject('alice', 'Existing', {
         files: { 'same.txt': 'same', 'old.txt': 'old' },
@@ -598,6 +619,99 @@ describe('gitlab connector', () => {
       expect(await failureOf(writer.commit())).toEqual({
         status: 400,
         message: 'GitLab refused the commit: A directory with this name already exists',
+      });
+    });
+  });
+
+  describe('Git LFS', () => {
+    const attributes = '*.bin filter=lfs diff=lfs merge=lfs -text\n';
+    const content = randomBytes(300_000);
+    const oid = sha256(content);
+    /** a project whose data/big.bin was pushed through Git LFS */
+    const lfsProject = (name: string, files: Record<string, string> = {}) =>
+      gitlab.seedProject('alice', name, {
+        files: { '.gitattributes': attributes, ...files },
+        lfs: { 'data/big.bin': content },
+      });
+    const fileAt = (entries: (RemoteFile | RemoteFolder)[], path: string) =>
+      entries.find((entry) => entry.path === path) as RemoteFile;
+
+    it('reads a file stored in LFS with lfs=true: its content, its real size, its oid as sha256', async () => {
+      const notes = 'n'.repeat(150);
+      const project = lfsProject('Stored', { 'notes.txt': notes });
+      const session = await openAlice();
+      const detail = await session.getResource(pathId(project.id, 'data/big.bin'));
+      expect(detail).toMatchObject({
+        hashes: { md5: null, sha256: oid },
+        extra: { path: '/data/big.bin', size: content.length, git_lfs: { oid } },
+      });
+      expect(detail.extra).not.toHaveProperty('blob_id');
+      const entries = await walked(session, String(project.id));
+      const big = fileAt(entries, 'Stored/data/big.bin');
+      expect(big.size).toBe(content.length);
+      expect(await big.sourceHashes(['git-blob-sha1', 'sha256'])).toEqual({ sha256: oid });
+      gitlab.server.requests.length = 0;
+      expect((await readAll(await big.open())).equals(content)).toBe(true);
+      expect(requestsTo(/\/raw$/).map((url) => url.searchParams.get('lfs'))).toEqual(['true']);
+      // a file of a pointer's size is read once, in the walk, to see that it is none, and served as read
+      const small = fileAt(entries, 'Stored/notes.txt');
+      expect((await readAll(await small.open())).toString()).toBe(notes);
+      expect(requestsTo(/\/raw$/)).toHaveLength(1);
+      expect(await small.sourceHashes(['git-blob-sha1', 'sha256'])).toEqual({
+        'git-blob-sha1': blobId(notes),
+        sha256: sha256(notes),
+      });
+    });
+
+    it("hands on an LFS object whose bytes are not its oid's as they come, for their checksum to expose", async () => {
+      const project = lfsProject('Damaged');
+      gitlab.project(project.id).lfsObjects.set(oid, randomBytes(content.length));
+      const session = await openAlice();
+      const big = fileAt(await walked(session, String(project.id)), 'Damaged/data/big.bin');
+      const read = await readAll(await big.open());
+      expect(read).toHaveLength(content.length);
+      expect(sha256(read)).not.toBe((await big.sourceHashes(['sha256'])).sha256);
+    });
+
+    it('commits a file that .gitattributes sends to LFS, taking the pointer GitLab keeps for the bytes sent', async () => {
+      const project = gitlab.seedProject('alice', 'Tracked', {
+        files: { '.gitattributes': attributes, 'a.txt': 'a' },
+      });
+      const session = await openAlice();
+      const writer = await session.openWriter(String(project.id), { newProject: false, message: 'lfs' });
+      const sent = randomBytes(50_000);
+      expect(await writer.putFile(['data', 'new.bin'], countedFile(sent), 'ignore')).toMatchObject({
+        outcome: 'created',
+        hashes: { sha256: sha256(sent) },
+      });
+      await writer.putFile(['notes.txt'], countedFile('plain'), 'ignore');
+      await writer.commit();
+      // git holds a pointer, the project the bytes
+      expect(gitlab.filesOf(project.id)['data/new.bin']).toBe(
+        `version https://git-lfs.github.com/spec/v1\noid sha256:${sha256(sent)}\nsize ${sent.length}\n`,
+      );
+      expect(gitlab.project(project.id).lfsObjects.get(sha256(sent))?.equals(sent)).toBe(true);
+      expect(gitlab.filesOf(project.id)['notes.txt']).toBe('plain');
+      // read back as the bytes sent; the same bytes again are a duplicate
+      const file = fileAt(await walked(session, String(project.id)), 'Tracked/data/new.bin');
+      expect((await readAll(await file.open())).equals(sent)).toBe(true);
+      const again = await session.openWriter(String(project.id), { newProject: false, message: 'again' });
+      expect(await again.putFile(['data', 'new.bin'], countedFile(sent), 'update')).toMatchObject({
+        outcome: 'ignored',
+        hashes: { sha256: sha256(sent) },
+      });
+    });
+
+    it('names a file whose pointer is not that of the bytes sent', async () => {
+      const project = gitlab.seedProject('alice', 'Mangled', { files: { '.gitattributes': attributes } });
+      gitlab.settings.alterCommitted = (path, received) =>
+        path.endsWith('.bin') ? Buffer.concat([received, Buffer.from('!')]) : received;
+      const session = await openAlice();
+      const writer = await session.openWriter(String(project.id), { newProject: false, message: 'lfs' });
+      await writer.putFile(['x.bin'], countedFile(randomBytes(5000)), 'ignore');
+      expect(await failureOf(writer.commit())).toEqual({
+        status: 502,
+        message: 'GitLab does not hold the bytes sent for x.bin.',
       });
     });
   });

@@ -19,6 +19,8 @@ export interface MakeBagZipOptions {
   mutate?: (bag: BagFiles) => void;
   /** entries beside the bag, e.g. the __MACOSX/ folder macOS adds */
   extraEntries?: ZipSpec[];
+  /** deflate the bag's entries rather than store them */
+  deflate?: boolean;
 }
 
 /** A BagIt 1.0 bag in a zip, made independently of the code under test (for upload tests too). */
@@ -28,6 +30,7 @@ export async function makeBagZip({
   algorithms = ['sha256'],
   mutate,
   extraEntries = [],
+  deflate = false,
 }: MakeBagZipOptions): Promise<Buffer> {
   const bag: BagFiles = new Map(
     Object.entries(files).map(([path, content]) => [`data/${path}`, Buffer.from(content)]),
@@ -45,7 +48,7 @@ export async function makeBagZip({
   for (const algorithm of algorithms)
     bag.set(`tagmanifest-${algorithm}.txt`, manifest(bag, tagFiles, algorithm));
   return zipOf([
-    ...[...bag].map(([path, content]) => ({ name: `${root}/${path}`, content })),
+    ...[...bag].map(([path, content]) => ({ name: `${root}/${path}`, content, deflate })),
     ...extraEntries,
   ]);
 }

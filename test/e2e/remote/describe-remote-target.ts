@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -33,7 +33,21 @@ export interface RemoteTargetUnderTest {
   /** where an upstream serves or takes files on hosts of their own (FigShare's): the fakes of those hosts */
   readsHost?: FakeServer;
   writesHost?: FakeServer;
+  /** where the target keeps files in Git LFS (RemoteSuiteOptions.lfs) */
+  lfs?: LfsHooks;
   stop(): Promise<void>;
+}
+
+/** What a suite needs of a target that keeps files in Git LFS. */
+export interface LfsHooks {
+  /** Makes a top-level resource holding `files`, and `lfs` pushed through Git LFS (pointers in git); its id. */
+  seedProject(
+    title: string,
+    files: Record<string, string | Buffer>,
+    lfs: Record<string, Buffer>,
+  ): Promise<string>;
+  /** Replaces the bytes of the LFS object of `content` (its oid kept), as damaged storage would. */
+  corrupt(content: Buffer, bytes: Buffer): void;
 }
 
 export interface RemoteSuiteOptions {
@@ -43,6 +57,10 @@ export interface RemoteSuiteOptions {
   checksums?: boolean;
   /** whether the target keeps folders of its own (resources are seeded there with folders) */
   folders?: boolean;
+  /** whether the target keeps files in Git LFS (the setup gives `lfs`) */
+  lfs?: boolean;
+  /** the largest file the target's writer takes (its Connector.fileSizeProblem), where it has a limit */
+  largestFile?: number;
 }
 
 const LAB_TOKEN = 'alice-token';
@@ -52,9 +70,11 @@ const SURVEY = Buffer.from('Survey').toString('base64url');
 export function describeRemoteTarget(
   name: string,
   setup: () => Promise<RemoteTargetUnderTest>,
-  { readOnly = false, checksums = true, folders = true }: RemoteSuiteOptions = {},
+  { readOnly = false, checksums = true, folders = true, lfs = false, largestFile }: RemoteSuiteOptions = {},
 ): void {
   const whenWritable = readOnly ? describe.skip : describe;
+  const whenLfs = lfs ? describe : describe.skip;
+  const whenLimited = largestFile !== undefined && !readOnly ? it : it.skip;
 
   describe(`${name} end to end (real API, worker and Redis, fake ${name})`, () => {
     let remote: RemoteTargetUnderTest;
@@ -111,6 +131,32 @@ export function describeRemoteTarget(
     function writes(): { method: string; path: RegExp } {
       if (!remote.fileWrites) throw new Error(`the ${name} setup names no fileWrites`);
       return remote.fileWrites;
+    }
+
+    /** how many requests that take a file's bytes the upstream has had */
+    function fileWritesSeen(): number {
+      const { method, path } = writes();
+      return writesHost().requests.filter(
+        (request) => request.method === method && path.test(request.url.split('?')[0]),
+      ).length;
+    }
+
+    function lfsHooks(): LfsHooks {
+      if (!remote.lfs) throw new Error(`the ${name} setup gives no lfs hooks`);
+      return remote.lfs;
+    }
+
+    /** The files of a finished download's bag, below its resource's folder, by sha256. */
+    async function downloadedTree(id: string, title: string): Promise<Record<string, string>> {
+      const zip = await http
+        .get('/api_v1/job_status/download.zip/')
+        .set(sourceHeaders(remote.token))
+        .buffer(true)
+        .parse(binaryParser)
+        .expect(200);
+      const file = await downloadTo(zip, 'download.zip');
+      verifyBagZip(file, `remote_download_${id}`);
+      return treeDigests(join(extractZip(file), `remote_download_${id}`, 'data', title));
     }
 
     async function download(id: string) {
@@ -195,18 +241,55 @@ export function describeRemoteTarget(
       expect(done.status).toBe(200);
       expect(done.body.failed_fixity).toEqual([]);
       if (checksums) expect(done.body.fixity_unverified).toEqual([]);
-      const zip = await http
-        .get('/api_v1/job_status/download.zip/')
-        .set(sourceHeaders(remote.token))
-        .buffer(true)
-        .parse(binaryParser)
-        .expect(200);
-      const file = await downloadTo(zip, 'download.zip');
-      verifyBagZip(file, `remote_download_${id}`);
-      const unzipped = extractZip(file);
-      expect(treeDigests(join(unzipped, `remote_download_${id}`, 'data', 'Downloaded'))).toEqual(
-        digests(seeded),
-      );
+      expect(await downloadedTree(id, 'Downloaded')).toEqual(digests(seeded));
+    });
+
+    whenLfs('Git LFS', () => {
+      const attributes = '*.bin filter=lfs diff=lfs merge=lfs -text\n';
+      const plain = { '.gitattributes': attributes, 'README.md': '# Stored in LFS\n' };
+
+      it('downloads files stored in Git LFS as their content, each checked against its oid', async () => {
+        const id = await lfsHooks().seedProject('Lfs-Download', plain, { 'data/big.bin': big });
+        const done = await download(id);
+        expect(done.status).toBe(200);
+        expect(done.body).toMatchObject({ failed_fixity: [], fixity_unverified: [] });
+        expect(await downloadedTree(id, 'Lfs-Download')).toEqual(digests({ ...plain, 'data/big.bin': big }));
+      });
+
+      it('reports an LFS object whose bytes are not those its oid names as failed fixity', async () => {
+        const content = randomBytes(100_000);
+        const id = await lfsHooks().seedProject('Lfs-Damaged', plain, { 'data/damaged.bin': content });
+        lfsHooks().corrupt(content, randomBytes(content.length));
+        const done = await download(id);
+        expect(done.status).toBe(200);
+        expect(done.body.failed_fixity).toEqual(['/Lfs-Damaged/data/damaged.bin']);
+        expect(done.body.message).toMatch(/with fixity errors/);
+      });
+
+      it('transfers files stored in Git LFS out to the filesystem as their content', async () => {
+        const id = await lfsHooks().seedProject('Lfs-Outbound', plain, { 'data/big.bin': big });
+        const done = await transfer('lab', 'remote', id);
+        expect(done.status).toBe(200);
+        expect(done.body).toMatchObject({ failed_fixity: [], fixity_unverified: [] });
+        expect(labTree(done.body.destination_resource_id)).toEqual(
+          digests({ ...plain, 'data/big.bin': big }),
+        );
+      });
+
+      whenWritable('into a resource whose .gitattributes sends files to LFS', () => {
+        it('writes, verifies and reads back the files', async () => {
+          const container = await lfsHooks().seedProject('Lfs-Tracked', plain, {});
+          const there = await transfer('remote', 'lab', SURVEY, container);
+          expect(there.status).toBe(200);
+          expect(there.body).toMatchObject({ failed_fixity: [], fixity_unverified: [] });
+          const back = await transfer('lab', 'remote', container);
+          expect(back.status).toBe(200);
+          expect(back.body.failed_fixity).toEqual([]);
+          const returned = labTree(back.body.destination_resource_id);
+          expect(returned['Survey/data/big.bin']).toBe(digests(tree)['data/big.bin']);
+          expect(returned['Survey/README.md']).toBe(digests(tree)['README.md']);
+        });
+      });
     });
 
     it('retries file reads through 503s and dropped connections, and fails clearly when the upstream stays down', async () => {
@@ -318,6 +401,52 @@ export function describeRemoteTarget(
         const back = await transfer('lab', 'remote', done.body.destination_resource_id);
         expect(back.status).toBe(200);
       });
+
+      whenLimited(
+        'refuses before the 202 an upload holding a file larger than the target takes',
+        async () => {
+          // mostly zeros, deflated: a small upload, within the zip-bomb ratio thanks to its random start
+          const before = fileWritesSeen();
+          const huge = Buffer.alloc((largestFile ?? 0) + 1);
+          randomBytes(1 << 20).copy(huge);
+          const zip = await makeBagZip({
+            files: { 'Too-Big/huge.bin': huge, 'Too-Big/ok.txt': 'ok' },
+            deflate: true,
+          });
+          const refused = await http
+            .post('/api_v1/targets/remote/resources/')
+            .set({
+              'presqt-destination-token': remote.token,
+              'presqt-file-duplicate-action': 'ignore',
+              'presqt-email-opt-in': '',
+            })
+            .attach('presqt-file', zip, 'bag.zip')
+            .expect(400);
+          expect(refused.body.error).toMatch(
+            /^PresQT Error: The target cannot take these files: 'huge\.bin' \(/,
+          );
+          expect(fileWritesSeen()).toBe(before);
+        },
+      );
+
+      whenLimited(
+        'refuses a transfer holding a file larger than the target takes, before writing anything',
+        async () => {
+          const folder = join(labRoot, 'alice', 'Too-Large');
+          mkdirSync(folder, { recursive: true });
+          writeFileSync(join(folder, 'small.txt'), 'small');
+          // a sparse file: no disk taken, zeros read
+          writeFileSync(join(folder, 'huge.bin'), '');
+          truncateSync(join(folder, 'huge.bin'), (largestFile ?? 0) + 1);
+          const before = fileWritesSeen();
+          const done = await transfer('remote', 'lab', Buffer.from('Too-Large').toString('base64url'));
+          expect(done.body).toMatchObject({ status: 'failed', status_code: 400 });
+          expect(done.body.message).toMatch(
+            /^PresQT Error: The destination cannot take these files: 'Too-Large\/huge\.bin' \(/,
+          );
+          expect(fileWritesSeen()).toBe(before);
+        },
+      );
 
       it('writes through rate limits and 5xx answers of the upstream', async () => {
         writesHost().inject({

@@ -8,6 +8,7 @@ import {
   type FakeCommit,
   type TreeEntryJson,
 } from './fake-repository';
+import { gitlabLfsPointer, isLfsTracked, lfsPointerFor } from './fake-lfs';
 
 /**
  * A fake of GitLab's REST API v4 (https://docs.gitlab.com/api/rest/): the part the connector uses, with
@@ -39,11 +40,17 @@ export interface FakeProject {
   markedForDeletionOn: string | null;
   /** `private`: only members may read the repository (https://docs.gitlab.com/user/public_access/) */
   repositoryAccessLevel: 'enabled' | 'private';
+  /** the project's Git LFS objects by oid (what `LfsObjectsProject` links to it); tests may alter one */
+  lfsObjects: Map<string, Buffer>;
+  /** `lfs_enabled` of the project (https://docs.gitlab.com/api/projects/#edit-a-project) */
+  lfsEnabled: boolean;
 }
 
 export interface SeedSpec {
   /** path -> content; a path ending in `/` is an empty folder */
   files?: Record<string, string | Buffer>;
+  /** path -> content of files pushed through Git LFS: git holds their pointers, the project their objects */
+  lfs?: Record<string, string | Buffer>;
   topics?: string[];
   description?: string;
   visibility?: FakeProject['visibility'];
@@ -167,6 +174,8 @@ export class FakeGitlab {
       if (path.endsWith('/')) emptyFolders.add(path.slice(0, -1));
       else files.set(path, Buffer.from(content));
     }
+    for (const [path, content] of Object.entries(spec.lfs ?? {}))
+      files.set(path, this.storeLfsObject(project, Buffer.from(content)));
     if (files.size > 0 || emptyFolders.size > 0) {
       project.branch = spec.branch ?? 'main';
       this.addCommit(project, 'Initial commit', files, emptyFolders);
@@ -179,6 +188,11 @@ export class FakeGitlab {
     const project = this.projects.find((candidate) => candidate.id === Number(id));
     if (!project) throw new Error(`the fake GitLab has no project ${id}`);
     return project;
+  }
+
+  /** Replaces the bytes of every project's LFS object `oid`, as damaged storage would. */
+  corruptLfsObject(oid: string, bytes: Buffer): void {
+    for (const project of this.projects) if (project.lfsObjects.has(oid)) project.lfsObjects.set(oid, bytes);
   }
 
   /** The files at the head of a project's branch, path -> content. */
@@ -218,7 +232,16 @@ export class FakeGitlab {
       commits: [],
       markedForDeletionOn: spec.markedForDeletion ? now.slice(0, 10) : null,
       repositoryAccessLevel: spec.repositoryAccessLevel ?? 'enabled',
+      lfsObjects: new Map(),
+      lfsEnabled: true,
     };
+  }
+
+  /** Keeps content as an LFS object of the project and answers the pointer git holds in its place. */
+  private storeLfsObject(project: FakeProject, content: Buffer): Buffer {
+    const { pointer, oid } = lfsPointerFor(content);
+    project.lfsObjects.set(oid, content);
+    return pointer;
   }
 
   private addCommit(
@@ -575,20 +598,38 @@ export class FakeGitlab {
     if (found) answer.empty(200, this.headers(this.fileHeaders(request, found)));
   };
 
-  // https://docs.gitlab.com/api/repository_files/#get-raw-file-from-repository
+  /**
+   * https://docs.gitlab.com/api/repository_files/#get-raw-file-from-repository: the blob, or with `lfs=true`
+   * the LFS object a pointer names, when the project has it (`lib/api/files.rb`: `@blob.stored_externally?`,
+   * 404 for an object the project lacks), sent as an uploaded file is (`present_carrierwave_file!`).
+   */
   private readonly rawFile: Handler = async (request, answer, user) => {
     const found = this.file(request, answer, user, false);
     if (!found) return;
+    const pointer = request.url.searchParams.get('lfs') === 'true' ? gitlabLfsPointer(found.content) : null;
+    if (pointer) {
+      const object = found.project.lfsObjects.get(pointer.oid);
+      if (!object) return this.error(answer, 404, '404 Not found');
+      return this.sendStored(answer, object, {});
+    }
+    const headers = { ...this.fileHeaders(request, found), 'content-type': 'text/plain; charset=utf-8' };
+    await this.sendStored(answer, found.content, headers);
+  };
+
+  /** Bytes sent whole (raw blobs are: GitLab documents no Range support), or through the object storage. */
+  private async sendStored(
+    answer: FakeAnswer,
+    content: Buffer,
+    headers: Record<string, string>,
+  ): Promise<void> {
     if (this.settings.redirectDownloads && this.storage) {
       const key = randomBytes(8).toString('hex');
-      this.stored.set(key, found.content);
+      this.stored.set(key, content);
       const location = `${this.storage.origin}/objects/${key}?X-Signature=fake`;
       return answer.empty(302, this.headers({ location }));
     }
-    // raw blobs are served whole: GitLab documents no Range support for them
-    const headers = { ...this.fileHeaders(request, found), 'content-type': 'text/plain; charset=utf-8' };
-    await answer.send(200, found.content, this.headers(headers));
-  };
+    await answer.send(200, content, this.headers(headers));
+  }
 
   // https://docs.gitlab.com/api/commits/#list-repository-commits (no totals: https://docs.gitlab.com/api/commits/#pagination-response-headers)
   private readonly listCommits: Handler = (request, answer, user) => {
@@ -795,8 +836,14 @@ export class FakeGitlab {
     const files = new Map(head?.files ?? []);
     const emptyFolders = new Set(head?.emptyFolders ?? []);
     const probe: FakeCommit = { id: '', message: '', committedDate: '', parentIds: [], files, emptyFolders };
+    // the attributes of the branch as it was before this commit (`Lfs::FileTransformer#cached_attributes`)
+    const attributes = head?.files.get('.gitattributes');
     for (const action of body.actions) {
-      const problem = this.applyAction(probe, files, emptyFolders, action);
+      const problem = this.applyAction(probe, files, emptyFolders, action, (path, content) =>
+        project.lfsEnabled && action.action === 'create' && isLfsTracked(attributes, path)
+          ? this.storeLfsObject(project, content)
+          : content,
+      );
       if (problem) return this.error(answer, 400, problem);
     }
     if (!head) project.branch = body.branch;
@@ -814,11 +861,18 @@ export class FakeGitlab {
     );
   };
 
+  /**
+   * One action of a commit. `stored` is what git keeps for a created file's content: a `create` of a path the
+   * branch's `.gitattributes` sends to LFS is kept as an LFS object and a pointer (`Files::MultiService#
+   * actions_after_lfs_transformation`, `Lfs::FileTransformer#new_file`, in gitlab-org/gitlab's
+   * `app/services/files/multi_service.rb` and `app/services/lfs/file_transformer.rb`); an `update` is not.
+   */
   private applyAction(
     state: FakeCommit,
     files: Map<string, Buffer>,
     emptyFolders: Set<string>,
     action: CommitAction,
+    stored: (path: string, content: Buffer) => Buffer,
   ): string | null {
     const path = action.file_path ?? '';
     if (
@@ -834,7 +888,8 @@ export class FakeGitlab {
     if (action.action === 'create' && files.has(path)) return 'A file with this name already exists';
     if (action.action === 'update' && !files.has(path)) return "A file with this name doesn't exist";
     const content = Buffer.from(action.content ?? '', action.encoding === 'base64' ? 'base64' : 'utf8');
-    files.set(path, this.settings.alterCommitted ? this.settings.alterCommitted(path, content) : content);
+    const received = this.settings.alterCommitted ? this.settings.alterCommitted(path, content) : content;
+    files.set(path, stored(path, received));
     for (let depth = 1; depth < segments.length; depth++)
       emptyFolders.delete(segments.slice(0, depth).join('/'));
     return null;

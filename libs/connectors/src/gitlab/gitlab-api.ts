@@ -175,10 +175,21 @@ export class GitlabApi {
     };
   }
 
-  // https://docs.gitlab.com/api/repository_files/#get-raw-file-from-repository
-  async rawFile(projectId: string, path: string, ref: string, resourceId: string): Promise<Readable> {
+  /**
+   * A file's bytes as git holds them, or with `lfs` the content of the LFS object its pointer names
+   * (https://docs.gitlab.com/api/repository_files/#get-raw-file-from-repository).
+   */
+  async rawFile(
+    projectId: string,
+    path: string,
+    ref: string,
+    { resourceId, lfs = false }: { resourceId?: string; lfs?: boolean } = {},
+  ): Promise<Readable> {
     const response = await this.client.stream(
-      { url: apiPath('projects', projectId, 'repository', 'files', path, 'raw'), query: { ref } },
+      {
+        url: apiPath('projects', projectId, 'repository', 'files', path, 'raw'),
+        query: { ref, lfs: lfs || undefined },
+      },
       resourceId,
     );
     return response.body;

@@ -1,6 +1,7 @@
 import type { ResourceDetail, ResourceSummary } from '../connector';
 import { ConnectorError } from '../connector-error';
 import type { GitlabApi, GitlabProject, TreeEntry } from './gitlab-api';
+import { heldFile, type HeldFile } from './held-files';
 import { decodeId, encodeId, nameOf, parentOf, type ResourceRef } from './ids';
 import { isMarkedForDeletion } from './listing';
 
@@ -123,6 +124,12 @@ function projectDetail(located: Located, children: ResourceSummary[]): ResourceD
   };
 }
 
+/** What a file's detail says of its content: its real size, and for one stored in Git LFS, its pointer. */
+function fileExtra(entry: PathEntry, file: HeldFile | null): Record<string, unknown> {
+  if (!file?.lfs) return { size: file?.size, blob_id: entry.id };
+  return { size: file.size, git_lfs: { oid: file.lfs.oid, pointer_blob_id: entry.id } };
+}
+
 /**
  * A resource's detail. GitLab keeps no creation date of a file or folder, so both dates of one are those of
  * the last commit that touched it.
@@ -130,25 +137,26 @@ function projectDetail(located: Located, children: ResourceSummary[]): ResourceD
 export async function resourceDetail(api: GitlabApi, located: Located): Promise<ResourceDetail> {
   const { entry, ref, project } = located;
   if (!entry) return projectDetail(located, await childrenOf(api, located, ''));
-  const [lastCommit, fileMeta, children] = await Promise.all([
+  const place = { projectId: ref.projectId, path: ref.path, ref: located.branch };
+  const [lastCommit, file, children] = await Promise.all([
     api.lastCommitOf(ref.projectId, ref.path, located.branch),
-    entry.type === 'blob' ? api.fileMeta(ref.projectId, ref.path, located.branch) : null,
+    entry.type === 'blob' ? heldFile(api, place) : null,
     entry.type === 'tree' ? childrenOf(api, located, ref.path) : [],
   ]);
   const date = isoUtc(lastCommit?.committed_date ?? project.last_activity_at);
-  const file = entry.type === 'blob';
+  const isFile = entry.type === 'blob';
   return {
-    kind: file ? 'item' : 'container',
-    kindName: file ? 'file' : 'folder',
+    kind: isFile ? 'item' : 'container',
+    kindName: isFile ? 'file' : 'folder',
     id: located.id,
     title: entry.name,
     dateCreated: date,
     dateModified: date,
-    hashes: { md5: null, sha256: fileMeta?.sha256 || null },
+    hashes: { md5: null, sha256: file?.sha256 || null },
     extra: {
       path: `/${ref.path}`,
       ref: located.branch,
-      ...(file ? { size: fileMeta?.size, blob_id: entry.id } : {}),
+      ...(isFile ? fileExtra(entry, file) : {}),
       ...(lastCommit ? { last_commit_id: lastCommit.id } : {}),
       provider: 'gitlab',
     },

@@ -1,30 +1,15 @@
-import { GIT_BLOB_SHA1 } from '@app/fixity';
 import type { RemoteFile, RemoteFolder } from '../connector';
 import { ConnectorError } from '../connector-error';
-import type { FileMeta, GitlabApi, TreeEntry } from './gitlab-api';
+import { mapLimited } from '../map-limited';
+import type { GitlabApi, TreeEntry } from './gitlab-api';
+import { heldChecksums, heldFile, openHeld, type HeldFile } from './held-files';
 import { joinPath, nameOf } from './ids';
 import type { Located } from './resources';
 
 /** How many file metadata requests a walk has in flight at once. */
 const METADATA_CONCURRENCY = 8;
-const GIT_SHA1 = /^[0-9a-f]{40}$/;
 
 type WalkEntry = RemoteFolder | RemoteFile;
-
-/** Runs `task` over `items`, at most `limit` at a time, answering in the items' order. */
-async function mapLimited<T, R>(
-  items: readonly T[],
-  limit: number,
-  task: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results: R[] = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    for (let index = next++; index < items.length; index = next++) results[index] = await task(items[index]);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
 
 /** One commit's files, read at that commit so that a walk sees one state of the repository. */
 class Snapshot {
@@ -37,31 +22,33 @@ class Snapshot {
 
   /**
    * A file of the tree as the walk yields it. The tree gives no sizes, so each file's size comes from its
-   * metadata (a HEAD request), which also gives its sha256; the tree entry's id is its git blob id.
+   * metadata (a HEAD request), which also gives its sha256; a blob of an LFS pointer's size is read to see
+   * whether it is one, and then the LFS object is the file.
    */
   async files(entries: readonly TreeEntry[], base: string): Promise<RemoteFile[]> {
-    const metas = await mapLimited(entries, METADATA_CONCURRENCY, (entry) =>
-      this.api.fileMeta(this.projectId, entry.path, this.sha),
+    const held = await mapLimited(entries, METADATA_CONCURRENCY, (entry) =>
+      heldFile(this.api, this.placeOf(entry)),
     );
     return entries.map((entry, index) => {
-      const meta = metas[index];
-      if (!meta) throw new ConnectorError(502, `${this.api.name} listed a file it then did not find.`);
-      return this.remoteFile(entry, meta, joinPath(base, entry.name));
+      const file = held[index];
+      if (!file) throw new ConnectorError(502, `${this.api.name} listed a file it then did not find.`);
+      return this.remoteFile(entry, file, joinPath(base, entry.name));
     });
   }
 
-  private remoteFile(entry: TreeEntry, meta: FileMeta, path: string): RemoteFile {
-    // a repository in SHA-256 object format names blobs otherwise: its ids are no git-blob-sha1
-    const kept: Record<string, string> = {};
-    if (GIT_SHA1.test(entry.id)) kept[GIT_BLOB_SHA1] = entry.id;
-    if (meta.sha256) kept.sha256 = meta.sha256;
+  private placeOf(entry: TreeEntry) {
+    return { projectId: this.projectId, path: entry.path, ref: this.sha };
+  }
+
+  private remoteFile(entry: TreeEntry, file: HeldFile, path: string): RemoteFile {
+    const kept = heldChecksums(file);
     return {
       kind: 'file',
       path,
-      size: meta.size,
+      size: file.size,
       sourceHashes: async (wanted) =>
         Object.fromEntries(Object.entries(kept).filter(([algorithm]) => wanted.includes(algorithm))),
-      open: () => this.api.rawFile(this.projectId, entry.path, this.sha, this.resourceId),
+      open: () => openHeld(this.api, this.placeOf(entry), file, this.resourceId),
     };
   }
 

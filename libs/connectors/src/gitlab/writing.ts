@@ -1,11 +1,11 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GIT_BLOB_SHA1 } from '@app/fixity';
 import type { DuplicateAction, IncomingFile, PutFileResult, ResourceWriter } from '../connector';
 import { ConnectorError } from '../connector-error';
 import { commitBatches, commitBody, type CommitFile } from './commit-body';
 import type { GitlabApi } from './gitlab-api';
+import { heldChecksums, heldFile, holds, isBlobOf, type HeldFile } from './held-files';
 import { encodeId, joinPath, nameOf, parentOf } from './ids';
 import type { Located } from './resources';
 import { stageFile, type StagedBytes } from './staging';
@@ -19,12 +19,6 @@ export interface WriterSettings {
   stagingDir?: string;
   /** the file bytes one commit takes at most */
   batchBytes: number;
-}
-
-/** The checksums of a file as GitLab reports them: its git blob id and sha256. */
-function checksums(file: { blobId: string; sha256: string }): Record<string, string> {
-  const all: Record<string, string> = { [GIT_BLOB_SHA1]: file.blobId, sha256: file.sha256 };
-  return Object.fromEntries(Object.entries(all).filter(([, value]) => value !== ''));
 }
 
 /** A name git and GitLab take as one path segment; ConnectorError 400 otherwise. */
@@ -51,7 +45,8 @@ function isStagedFile(value: unknown): value is StagedFile {
 /**
  * Files on their way into a GitLab folder. Each `putFile` stages the file on disk (hashing it as it goes);
  * `commit` sends them all in one commit (several when they exceed the batch size) through the commits API,
- * then checks that the blob ids GitLab holds are those of the bytes sent.
+ * then checks that the blob ids GitLab holds are those of the bytes sent, or of the LFS pointers GitLab
+ * commits in their place where the repository's `.gitattributes` sends a path to Git LFS.
  */
 export class GitlabWriter implements ResourceWriter {
   private readonly staged = new Map<string, StagedFile>();
@@ -92,15 +87,14 @@ export class GitlabWriter implements ResourceWriter {
       staged,
     });
     const pending = this.staged.get(path);
-    const existing =
-      pending ??
-      (this.emptyRepository ? null : await this.api.fileMeta(this.projectId, path, this.container.branch));
+    // what an earlier put staged counts as held: its bytes are what the commit will hold
+    const existing: HeldFile | null = pending ?? (await this.held(path));
     // ignore: the incoming bytes are not even read
-    if (existing && duplicate === 'ignore') return result('ignored', checksums(existing));
+    if (existing && duplicate === 'ignore') return result('ignored', heldChecksums(existing));
     const bytes = await stageFile(await this.stagingDirectory(), file);
-    if (existing && existing.blobId === bytes.blobId) {
+    if (existing && holds(existing, bytes)) {
       await rm(bytes.file, { force: true });
-      return result('ignored', checksums(existing));
+      return result('ignored', heldChecksums(existing));
     }
     if (pending) await rm(pending.file, { force: true });
     const staged: StagedFile = {
@@ -109,7 +103,13 @@ export class GitlabWriter implements ResourceWriter {
       ...bytes,
     };
     this.staged.set(path, staged);
-    return result(existing ? 'updated' : 'created', checksums(bytes), staged);
+    return result(existing ? 'updated' : 'created', heldChecksums(bytes), staged);
+  }
+
+  /** The file the branch holds at a path, an LFS pointer resolved; none in an empty repository. */
+  private held(path: string): Promise<HeldFile | null> {
+    if (this.emptyRepository) return Promise.resolve(null);
+    return heldFile(this.api, { projectId: this.projectId, path, ref: this.container.branch });
   }
 
   restage(values: readonly unknown[]): void {
@@ -147,8 +147,8 @@ export class GitlabWriter implements ResourceWriter {
     for (const path of this.restaged) {
       const staged = this.staged.get(path);
       if (!staged) continue;
-      const held = await this.api.fileMeta(this.projectId, path, this.container.branch);
-      if (held?.blobId === staged.blobId) {
+      const held = await this.held(path);
+      if (held && holds(held, staged)) {
         this.staged.delete(path);
         await rm(staged.file, { force: true });
       } else staged.action = held ? 'update' : 'create';
@@ -171,7 +171,7 @@ export class GitlabWriter implements ResourceWriter {
         for (const entry of page) {
           const file = expected.get(entry.name);
           if (!file) continue;
-          if (entry.type !== 'blob' || entry.id !== file.blobId) throw differs(file);
+          if (entry.type !== 'blob' || !isBlobOf(entry.id, file)) throw differs(file);
           expected.delete(entry.name);
         }
         if (expected.size === 0) break;
