@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { type ConnectorSession, type IncomingFile, type RemoteFile } from '@app/connectors';
-import { githubConnector, type GitHubOptions } from '@app/connectors/github';
+import { gitHostOf, githubConnector, type GitHubOptions } from '@app/connectors/github';
 import { FakeGitHub, type SeedFiles } from '../fakes/github/fake-github';
 import type { RecordedAnswer } from '../fakes/fake-server';
 import { connectorContext } from '../support/connector-context';
@@ -15,6 +15,11 @@ const gitBlobSha1 = (content: string | Buffer) => {
   return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 };
 const encodedPath = (path: string) => Buffer.from(path, 'utf8').toString('base64url');
+const sha256 = (content: string | Buffer) => createHash('sha256').update(content).digest('hex');
+const githubDescription = new OpenApiDescription(
+  JSON.parse(readFileSync(require.resolve('@octokit/openapi/generated/api.github.com.json'), 'utf8')),
+  'api.github.com.json',
+);
 
 function incoming(content: string | Buffer, opened = { count: 0 }): IncomingFile {
   const bytes = Buffer.from(content);
@@ -29,9 +34,12 @@ function incoming(content: string | Buffer, opened = { count: 0 }): IncomingFile
 
 describe('github connector', () => {
   let fake: FakeGitHub;
+  /** the fake's git host, where Git LFS's batch API is */
+  let gitUrl: string;
 
   beforeAll(async () => {
     fake = await FakeGitHub.start();
+    gitUrl = await fake.startLfs();
     fake.addAccount('alice', { token: TOKEN });
     fake.addAccount('bob', { token: 'bob-token' });
   });
@@ -120,7 +128,7 @@ describe('github connector', () => {
         token: 'x',
       });
       expect(problems).toEqual([
-        'options.token is not a known option (api_url, public, per_page)',
+        'options.token is not a known option (api_url, git_url, public, per_page)',
         'options.api_url must not carry credentials: the token comes with each request',
         'options.public must be true or false',
         'options.per_page must be an integer from 1 to 100',
@@ -214,57 +222,80 @@ describe('github connector', () => {
       );
     });
 
-    it("asks GitHub's search for each filter, within the user's own repositories", async () => {
-      const coral = seed('Coral-Reef-Survey', { 'a.txt': 'a' }, { topics: ['soil-moisture'] });
+    it('searches what the listing shows: own, organization and shared repositories, and nothing else', async () => {
+      const alice = fake.account('alice')!;
+      const lab = fake.addAccount('reef-lab', { organization: true });
+      lab.members.add(alice);
+      seed('Coral-Reef-Survey', { 'a.txt': 'a' }, { topics: ['soil-moisture'] });
+      fake.seedRepository('reef-lab', 'Coral-Lab-Data', { private: true });
+      const shared = fake.seedRepository('bob', 'coral_shared.v2', {
+        private: true,
+        topics: ['soil-moisture'],
+      });
+      shared.collaborators.add(alice);
       fake.seedRepository('bob', 'Coral-Bob', { topics: ['soil-moisture'] });
+      fake.seedRepository('bob', 'Bob-Private-Coral', { private: true });
+      const session = await open({ per_page: 2 });
+      const search = async (filter: 'title' | 'general' | 'keywords', value: string, page = 1) => {
+        const found = await session.listResources({ search: { filter, value }, page });
+        return { titles: found.resources.map((resource) => resource.title), pages: found.totalPages };
+      };
+      const listed = (await session.listResources({ page: 1 })).totalPages;
+      expect(listed).toBe(2);
+
+      expect(await search('title', 'coral')).toEqual({
+        titles: ['coral_shared.v2', 'Coral-Lab-Data'],
+        pages: 2,
+      });
+      expect(await search('title', 'coral', 2)).toEqual({ titles: ['Coral-Reef-Survey'], pages: 2 });
+      expect(await search('title', 'Coral Shared')).toEqual({ titles: ['coral_shared.v2'], pages: 1 });
+      expect(await search('general', 'Reef')).toEqual({ titles: ['Coral-Reef-Survey'], pages: 1 });
+      expect(await search('keywords', 'Soil Moisture')).toEqual({
+        titles: ['coral_shared.v2', 'Coral-Reef-Survey'],
+        pages: 1,
+      });
+      expect(await search('title', 'Bob')).toEqual({ titles: [], pages: 1 });
+      expect(await search('title', '  ')).toEqual({ titles: [], pages: 1 });
+      expect(requests('GET', /\/search\//)).toEqual([]);
+    });
+
+    it('reads the whole listing, 100 repositories a page, to page what a search finds', async () => {
+      for (let n = 1; n <= 230; n++) seed(n % 2 === 0 ? `even-${n}` : `odd-${n}`);
+      const session = await open({ per_page: 50 });
+      fake.server.requests.length = 0;
+      const second = await session.listResources({ search: { filter: 'title', value: 'even' }, page: 2 });
+      expect(second.totalPages).toBe(3);
+      expect(second.resources.map((resource) => resource.title)).toEqual(
+        Array.from({ length: 50 }, (_, n) => `even-${130 - 2 * n}`),
+      );
+      expect(fake.server.requests.map((request) => queryOf(request.url))).toEqual(
+        [1, 2, 3].map((page) => ({
+          sort: 'updated',
+          direction: 'desc',
+          per_page: '100',
+          page: String(page),
+        })),
+      );
+    });
+
+    it("answers the author and id filters as before: that user's public repositories, the one repository", async () => {
+      const coral = seed('Coral-Reef-Survey', { 'a.txt': 'a' });
+      fake.seedRepository('bob', 'Coral-Bob');
       const session = await open();
-      const search = async (filter: 'title' | 'general' | 'keywords' | 'author' | 'id', value: string) => {
+      const search = async (filter: 'author' | 'id', value: string) => {
         fake.server.requests.length = 0;
         const found = await session.listResources({ search: { filter, value }, page: 1 });
         return found.resources.map((resource) => resource.title);
       };
-      const lastQuery = () => queryOf(fake.server.requests[fake.server.requests.length - 1].url);
-
-      expect(await search('title', 'Coral')).toEqual(['Coral-Reef-Survey']);
-      expect(lastQuery()).toEqual({
-        q: '"Coral" in:name user:alice fork:true',
-        sort: 'updated',
-        order: 'desc',
-        per_page: '3',
-        page: '1',
-      });
-      expect(await search('general', 'Reef')).toEqual(['Coral-Reef-Survey']);
-      expect(lastQuery().q).toBe('"Reef" user:alice fork:true');
-      expect(await search('keywords', 'Soil Moisture')).toEqual(['Coral-Reef-Survey']);
-      expect(lastQuery().q).toBe('topic:soil-moisture user:alice fork:true');
-      // a qualifier inside the value stays part of the phrase
-      expect(await search('title', 'Coral user:bob')).toEqual([]);
-      expect(lastQuery().q).toBe('"Coral user:bob" in:name user:alice fork:true');
-
       expect(await search('author', 'bob')).toEqual(['Coral-Bob']);
       expect(fake.server.requests.map((request) => request.url)).toEqual([
         '/users/bob/repos?sort=updated&direction=desc&per_page=3&page=1',
       ]);
       expect(await search('author', 'nobody')).toEqual([]);
-
       expect(await search('id', String(coral.id))).toEqual(['Coral-Reef-Survey']);
       expect(fake.server.requests.map((request) => request.url)).toEqual([`/repositories/${coral.id}`]);
       expect(await search('id', 'not-an-id')).toEqual([]);
       expect(fake.server.requests).toEqual([]);
-    });
-
-    it("counts search pages from total_count, within the 1,000 results GitHub's search serves", async () => {
-      for (let n = 1; n <= 1005; n++) seed(`bulk-${n}`);
-      const session = await open({ per_page: 100 });
-      const first = await session.listResources({ search: { filter: 'title', value: 'bulk' }, page: 1 });
-      expect(first.resources).toHaveLength(100);
-      expect(first.totalPages).toBe(10);
-      fake.server.requests.length = 0;
-      const past = await session.listResources({ search: { filter: 'title', value: 'bulk' }, page: 11 });
-      expect(past).toMatchObject({ resources: [], totalPages: 10 });
-      expect(fake.server.requests.map((request) => queryOf(request.url))).toEqual([
-        expect.objectContaining({ per_page: '1', page: '1' }),
-      ]);
     });
   });
 
@@ -515,6 +546,29 @@ describe('github connector', () => {
       expect(filesOf(Number(project.id))).toEqual({ 'a.txt': 'a' });
     });
 
+    it('refuses a file over 100 MiB before sending any of it', async () => {
+      const repository = seed('Large', { 'a.txt': 'a' });
+      const connector = connect();
+      const session = await connector.open(TOKEN);
+      const writer = await session.openWriter(String(repository.id), { newProject: false, message: 'm' });
+      const huge: IncomingFile = {
+        size: 150 * 2 ** 20,
+        open: async () => {
+          throw new Error('a refused file is never read');
+        },
+      };
+      expect(await failureOf(writer.putFile(['data', 'huge.bin'], huge, 'update'))).toEqual({
+        status: 400,
+        message:
+          "'data/huge.bin' cannot be written: it is 150.0 MiB, and GitHub takes files of at most 100 MiB through its API.",
+      });
+      expect(requests('POST', /\/git\/blobs$/)).toEqual([]);
+      expect(connector.fileSizeProblem?.(100 * 2 ** 20)).toBeNull();
+      expect(connector.fileSizeProblem?.(150 * 2 ** 20)).toBe(
+        'it is 150.0 MiB, and GitHub takes files of at most 100 MiB through its API',
+      );
+    });
+
     it('refuses a file whose stream does not hold the size it announced', async () => {
       const repository = seed('Sizes', { 'a.txt': 'a' });
       const session = await open();
@@ -523,6 +577,185 @@ describe('github connector', () => {
       expect((await failureOf(writer.putFile(['b.txt'], short, 'ignore'))).message).toContain(
         'A file changed while it was sent: 10 bytes were expected, 3 came',
       );
+    });
+  });
+
+  describe('Git LFS', () => {
+    const attributes = '*.bin filter=lfs diff=lfs merge=lfs -text\n';
+    const content = randomBytes(300_000);
+    const oid = sha256(content);
+    /** a repository whose data/big.bin was pushed through Git LFS */
+    const lfsSeed = (name: string, files: SeedFiles = {}) =>
+      fake.seedRepository('alice', name, {
+        files: { '.gitattributes': attributes, ...files },
+        lfs: { 'data/big.bin': content },
+      });
+    const bigFile = async (session: ConnectorSession, repositoryId: number) =>
+      (await walkedEntries(session, String(repositoryId))).find((entry) =>
+        entry.path.endsWith('/data/big.bin'),
+      ) as RemoteFile;
+
+    it('serves a file stored in LFS as its content, its oid as its sha256, and its real size', async () => {
+      const notes = 'n'.repeat(150);
+      const repository = lfsSeed('Stored', { 'notes.txt': notes });
+      const session = await open({ git_url: gitUrl });
+      const detail = await session.getResource(`${repository.id}:${encodedPath('data/big.bin')}`);
+      expect(detail).toMatchObject({
+        hashes: { md5: null, sha256: oid },
+        extra: { path: '/data/big.bin', size: content.length, git_lfs: { oid } },
+      });
+      expect(detail.extra).not.toHaveProperty('git-blob-sha1');
+      const big = await bigFile(session, repository.id);
+      expect(big.size).toBe(content.length);
+      expect(await big.sourceHashes(['git-blob-sha1', 'sha256'])).toEqual({ sha256: oid });
+      expect((await readAll(await big.open())).equals(content)).toBe(true);
+      // a file of a pointer's size is read once to see that it is none, and served as read
+      const small = (await walkedEntries(session, String(repository.id))).find((entry) =>
+        entry.path.endsWith('/notes.txt'),
+      ) as RemoteFile;
+      const blobReads = requests('GET', /\/git\/blobs\//).length;
+      expect((await readAll(await small.open())).toString()).toBe(notes);
+      expect(requests('GET', /\/git\/blobs\//)).toHaveLength(blobReads);
+      expect(await small.sourceHashes(['git-blob-sha1', 'sha256'])).toEqual({
+        'git-blob-sha1': gitBlobSha1(notes),
+      });
+    });
+
+    it("sends the user's token to the git host only, and to the storage only what the batch answer gives", async () => {
+      const repository = lfsSeed('Guarded');
+      const session = await open({ git_url: gitUrl });
+      await readAll(await (await bigFile(session, repository.id)).open());
+      const { gitHost, storage } = fake.lfs!;
+      expect(gitHost.requests).toHaveLength(1);
+      expect(gitHost.requests[0]).toMatchObject({
+        method: 'POST',
+        url: '/alice/Guarded.git/info/lfs/objects/batch',
+      });
+      expect(gitHost.requests[0].headers).toMatchObject({
+        authorization: `Basic ${Buffer.from(`alice:${TOKEN}`).toString('base64')}`,
+        accept: 'application/vnd.git-lfs+json',
+        'content-type': 'application/vnd.git-lfs+json',
+      });
+      expect(storage.requests).toHaveLength(1);
+      expect(storage.requests[0].headers.authorization).toMatch(/^RemoteAuth [0-9a-f]+$/);
+      expect(JSON.stringify(storage.requests)).not.toContain(TOKEN);
+    });
+
+    it('finds the git host of github.com, GitHub Enterprise Cloud and Server from the API URL', () => {
+      expect(gitHostOf('https://api.github.com')).toBe('https://github.com');
+      expect(gitHostOf('https://api.acme.ghe.com/')).toBe('https://acme.ghe.com');
+      expect(gitHostOf('https://ghe.example.org/api/v3')).toBe('https://ghe.example.org');
+      expect(gitHostOf('http://127.0.0.1:8080')).toBe('http://127.0.0.1:8080');
+      expect(githubConnector.validateOptions({ git_url: 'https://github.com' })).toEqual([]);
+      expect(githubConnector.validateOptions({ git_url: 'github.com' })).toEqual([
+        'options.git_url must be an http or https URL',
+      ]);
+    });
+
+    it('hands on an object whose bytes are not those of its oid as they come, for their checksum to expose', async () => {
+      const repository = lfsSeed('Damaged');
+      repository.lfsObjects.set(oid, randomBytes(content.length));
+      const session = await open({ git_url: gitUrl });
+      const big = await bigFile(session, repository.id);
+      const read = await readAll(await big.open());
+      expect(read).toHaveLength(content.length);
+      expect(sha256(read)).not.toBe((await big.sourceHashes(['sha256'])).sha256);
+    });
+
+    it('fails clearly when LFS holds no object for a pointer', async () => {
+      const repository = lfsSeed('Lost');
+      repository.lfsObjects.clear();
+      const session = await open({ git_url: gitUrl });
+      expect(await failureOf((await bigFile(session, repository.id)).open())).toEqual({
+        status: 502,
+        message:
+          "GitHub's LFS cannot give the content of alice/Lost/data/big.bin: 404 Object does not exist.",
+      });
+    });
+
+    it('takes a file stored in LFS for a duplicate of the same content, by its oid', async () => {
+      const repository = lfsSeed('Duplicates');
+      const session = await open({ git_url: gitUrl });
+      const writer = await session.openWriter(String(repository.id), { newProject: false, message: 'm' });
+      const opened = { count: 0 };
+      const unchanged = { outcome: 'ignored', hashes: { sha256: oid } };
+      expect(await writer.putFile(['data', 'big.bin'], incoming(content, opened), 'ignore')).toMatchObject(
+        unchanged,
+      );
+      expect(opened.count).toBe(0);
+      expect(await writer.putFile(['data', 'big.bin'], incoming(content), 'update')).toMatchObject(unchanged);
+      const changed = randomBytes(1000);
+      expect((await writer.putFile(['data', 'big.bin'], incoming(changed), 'update')).outcome).toBe(
+        'updated',
+      );
+      await writer.commit();
+      // GitHub's git data API stores what it is given as a blob: the file is no longer in LFS
+      expect(fake.files(repository).get('data/big.bin')?.equals(changed)).toBe(true);
+    });
+  });
+
+  describe('secondary rate limits', () => {
+    const secondaryLimit =
+      'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.';
+
+    it("waits as long as a secondary limit's Retry-After says, and carries on", async () => {
+      const repository = seed('Busy-Writer', { 'a.txt': 'a' });
+      fake.secondaryLimit = { limit: 2, windowMs: 1000, status: 403, retryAfter: true };
+      const session = await open();
+      const started = Date.now();
+      await write(session, String(repository.id), { 'b.txt': 'b', 'c.txt': 'c' });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+      expect(filesOf(repository.id)).toEqual({ 'a.txt': 'a', 'b.txt': 'b', 'c.txt': 'c' });
+      expect(fake.server.answers.filter((answer) => answer.status === 403).length).toBeGreaterThan(0);
+    });
+
+    it('answers a 403 secondary limit without Retry-After as a rate limit, never as a refused token', async () => {
+      const repository = seed('Limited', { 'a.txt': 'a' });
+      const session = await open();
+      const writer = await session.openWriter(String(repository.id), { newProject: false, message: 'm' });
+      fake.secondaryLimit = { limit: 0, windowMs: 60_000, status: 403, retryAfter: false };
+      expect(await failureOf(writer.putFile(['b.txt'], incoming('b'), 'ignore'))).toEqual({
+        status: 503,
+        message: "GitHub's rate limit is used up for now; try again later.",
+      });
+      // GitHub asks for a minute's wait, longer than this service may wait (2 s here): it asked once
+      expect(requests('POST', /\/git\/blobs$/)).toHaveLength(1);
+      expect(fake.server.answers.at(-1)).toMatchObject({
+        status: 403,
+        body: { message: expect.stringContaining(secondaryLimit) },
+      });
+      // a 403 the create-a-blob operation documents
+      const limited = fake.server.answers.filter((answer) => answer.status === 403);
+      expect(githubDescription.problems(limited)).toEqual([]);
+    });
+
+    it('does not ask again at once after a 429 secondary limit without Retry-After', async () => {
+      const repository = seed('Limited-429', { 'a.txt': 'a' });
+      const session = await open();
+      const writer = await session.openWriter(String(repository.id), { newProject: false, message: 'm' });
+      fake.secondaryLimit = { limit: 0, windowMs: 60_000, status: 429, retryAfter: false };
+      expect((await failureOf(writer.putFile(['b.txt'], incoming('b'), 'ignore'))).message).toMatch(
+        /rate limit/,
+      );
+      expect(requests('POST', /\/git\/blobs$/)).toHaveLength(1);
+    });
+
+    it('recognises a secondary limit on a read by its message too', async () => {
+      seed('Listed');
+      const session = await open();
+      fake.server.inject({
+        kind: 'status',
+        status: 403,
+        body: { message: secondaryLimit, documentation_url: 'https://docs.github.com/rest' },
+        match: { path: /\/user\/repos$/ },
+      });
+      expect(await failureOf(session.listResources({ page: 1 }))).toEqual({
+        status: 503,
+        message: "GitHub's rate limit is used up for now; try again later.",
+      });
+      // any other 403 is still a refusal, its message read and passed on
+      fake.server.inject({ kind: 'status', status: 403, body: { message: 'Must have admin rights' } });
+      expect((await failureOf(session.listResources({ page: 1 }))).status).toBe(403);
     });
   });
 
@@ -649,10 +882,7 @@ describe('github connector', () => {
   });
 
   describe("GitHub's OpenAPI description", () => {
-    const description = new OpenApiDescription(
-      JSON.parse(readFileSync(require.resolve('@octokit/openapi/generated/api.github.com.json'), 'utf8')),
-      'api.github.com.json',
-    );
+    const description = githubDescription;
 
     /**
      * `GET /repositories/{id}` is not in the description (nor in GitHub's reference), yet GitHub answers it with
@@ -698,7 +928,6 @@ describe('github connector', () => {
         expect.arrayContaining([
           'GET /user 200',
           'GET /user/repos 200',
-          'GET /search/repositories 200',
           'GET /users/{username}/repos 200',
           'GET /repositories/{repository_id} 200',
           'GET /repos/{owner}/{repo}/git/ref/{ref} 200',

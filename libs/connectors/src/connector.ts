@@ -205,6 +205,11 @@ export interface Connector {
    * writer applies, so that an upload is checked before the 202.
    */
   nameProblem(name: string): string | null;
+  /**
+   * Why the target's writer refuses a file of `size` bytes, or null when it takes it; absent where any size
+   * goes. An upload is checked with it before its 202, a transfer before it writes anything.
+   */
+  fileSizeProblem?(size: number): string | null;
   /** checks the token at the target; throws ConnectorError 401 when the target rejects it */
   open(token: string): Promise<ConnectorSession>;
   /** whether the target's upstream answers */

@@ -9,6 +9,8 @@ export interface RemoteConnectorParts {
   /** the checksums the repository keeps of its files (Connector.hashAlgorithms) */
   hashAlgorithms: readonly string[];
   nameProblem: NameRule;
+  /** why the repository refuses a file of that size (Connector.fileSizeProblem); none when it takes any */
+  fileSizeProblem?: (size: number) => string | null;
   /** a cheap path of the API that answers without a token (an answer of 401 counts): the target's status */
   probePath: string;
   /** checks the token with the repository's cheapest authenticated call and answers the user's session */
@@ -20,6 +22,7 @@ export function remoteConnector(parts: RemoteConnectorParts): Connector {
   return {
     hashAlgorithms: parts.hashAlgorithms,
     nameProblem: parts.nameProblem,
+    fileSizeProblem: parts.fileSizeProblem,
     open: (token) => parts.open(token),
     status: (): Promise<TargetStatus> => parts.upstream.probe(parts.probePath, parts.statusTimeoutMs),
   };

@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
 import { FakeServer, type FakeAnswer, type FakeRequest } from '../fake-server';
 import { FILE_MODE, GitObjects, TREE_MODE, type TreeChange } from './git-objects';
 import { gitRoutes } from './git-routes';
-import type { FakeAccount, FakeRepository, Hosts } from './representations';
+import { lfsRoutes } from './lfs-routes';
+import { canPush, canRead, type FakeAccount, type FakeRepository, type Hosts } from './representations';
 import { repositoryRoutes } from './repository-routes';
-import { searchRoutes } from './search-routes';
 
 /** One request as a route handles it. */
 export interface Call {
@@ -32,8 +33,32 @@ const RATE_LIMITS: Record<RateResource, { limit: number; windowSeconds: number }
   search: { limit: 30, windowSeconds: 60 },
 };
 const DOCS = 'https://docs.github.com/rest';
+/** https://docs.github.com/en/rest/using-the-rest-api/rate-limits-for-the-rest-api#about-secondary-rate-limits */
+const SECONDARY_LIMIT_MESSAGE =
+  'You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID 0000:0000:0000000:0000000:00000000.';
+/** Requests that create content, which GitHub's secondary limits count (the page above). */
+const CONTENT_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 
 export type SeedFiles = Record<string, string | Buffer>;
+
+/**
+ * GitHub's secondary limit on content creation, as tests set it: `limit` content-creating requests in each
+ * window of `windowMs`; past it, GitHub answers `status` with a message saying so, and `Retry-After` only
+ * when `retryAfter` (GitHub often sends none).
+ */
+export interface SecondaryLimit {
+  limit: number;
+  windowMs: number;
+  status: 403 | 429;
+  retryAfter: boolean;
+}
+
+/** The Git LFS pointer git-lfs commits for content (https://github.com/git-lfs/git-lfs/blob/main/docs/spec.md#the-pointer). */
+export function lfsPointer(content: Buffer): { pointer: Buffer; oid: string } {
+  const oid = createHash('sha256').update(content).digest('hex');
+  const text = `version https://git-lfs.github.com/spec/v1\noid sha256:${oid}\nsize ${content.length}\n`;
+  return { pointer: Buffer.from(text), oid };
+}
 
 /**
  * The name GitHub gives a repository: each character outside `[A-Za-z0-9._-]` becomes `-` (a repository asked
@@ -54,6 +79,10 @@ export class FakeGitHub {
   readonly server: FakeServer;
   /** a second host that blob downloads redirect to, once `redirectBlobs` has started it */
   storage: FakeServer | null = null;
+  /** the git host with Git LFS's batch API, and the host its objects are downloaded from (`startLfs`) */
+  lfs: { gitHost: FakeServer; storage: FakeServer } | null = null;
+  /** GitHub's secondary limit on content creation; none unless a test sets one */
+  secondaryLimit: SecondaryLimit | null = null;
   /** how many entries a tree listing holds before GitHub truncates it */
   treeEntryLimit = Number.POSITIVE_INFINITY;
   /** runs once, just before the next ref update: to move the branch as another client's push would */
@@ -63,6 +92,7 @@ export class FakeGitHub {
   private readonly tokens = new Map<string, FakeAccount>();
   private readonly samlProtected = new Set<FakeAccount>();
   private readonly rates = new Map<RateResource, RateWindow>();
+  private contentWindow = { start: 0, count: 0 };
   private nextId = 1000;
   /** the fake's time for what it records: one second later at each change, so that orders are strict */
   private clock = Date.parse('2024-01-01T00:00:00Z');
@@ -70,7 +100,6 @@ export class FakeGitHub {
   private constructor(prefix: string) {
     this.server = new FakeServer('GitHub', prefix);
     repositoryRoutes(this);
-    searchRoutes(this);
     gitRoutes(this);
   }
 
@@ -88,6 +117,17 @@ export class FakeGitHub {
   async stop(): Promise<void> {
     await this.server.stop();
     await this.storage?.stop();
+    await this.lfs?.gitHost.stop();
+    await this.lfs?.storage.stop();
+  }
+
+  /** Starts the git host (Git LFS's batch API) and the storage its objects come from; the git host's URL. */
+  async startLfs(): Promise<string> {
+    const gitHost = new FakeServer('GitHub git host');
+    const storage = new FakeServer('GitHub LFS storage');
+    lfsRoutes(this, gitHost, storage);
+    this.lfs = { gitHost: await gitHost.start(), storage: await storage.start() };
+    return gitHost.origin;
   }
 
   /** Blob downloads answer with a redirect to another host (GitHub says any request may be redirected). */
@@ -110,6 +150,12 @@ export class FakeGitHub {
     this.server.clearFaults();
     this.treeEntryLimit = Number.POSITIVE_INFINITY;
     this.beforeNextRefUpdate = null;
+    this.secondaryLimit = null;
+    this.contentWindow = { start: 0, count: 0 };
+    for (const host of [this.lfs?.gitHost, this.lfs?.storage]) {
+      host?.clearFaults();
+      host?.requests.splice(0);
+    }
   }
 
   addAccount(
@@ -121,6 +167,7 @@ export class FakeGitHub {
       id: this.nextId++,
       type: options.organization ? 'Organization' : 'User',
       createdAt: this.now(),
+      members: new Set(),
     };
     this.accounts.set(login.toLowerCase(), account);
     if (options.token) this.tokens.set(options.token, account);
@@ -130,6 +177,19 @@ export class FakeGitHub {
 
   account(login: string): FakeAccount | undefined {
     return this.accounts.get(login.toLowerCase());
+  }
+
+  accountOfToken(token: string): FakeAccount | undefined {
+    return this.tokens.get(token);
+  }
+
+  /** The repository `owner/name` (names are not case sensitive), whoever may see it. */
+  repositoryNamed(owner: string, name: string): FakeRepository | undefined {
+    return [...this.repositories.values()].find(
+      (candidate) =>
+        candidate.owner.login.toLowerCase() === owner.toLowerCase() &&
+        candidate.name.toLowerCase() === name.toLowerCase(),
+    );
   }
 
   /** Sets what is left of a rate limit, and when it resets. */
@@ -183,20 +243,37 @@ export class FakeGitHub {
       defaultBranch: options.defaultBranch ?? 'main',
       branches: new Map(),
       objects: new GitObjects(),
+      collaborators: new Set(),
+      lfsObjects: new Map(),
     };
     this.repositories.set(repository.id, repository);
     return repository;
   }
 
-  /** A repository of `owner` holding `files` (a path ending in `/` is an empty folder), or empty without any. */
+  /**
+   * A repository of `owner` holding `files` (a path ending in `/` is an empty folder), and `lfs`, files pushed
+   * through Git LFS (git holds their pointers, the repository's LFS storage their content); empty without any.
+   */
   seedRepository(
     owner: string,
     name: string,
-    options: { files?: SeedFiles; topics?: string[]; private?: boolean; defaultBranch?: string } = {},
+    options: {
+      files?: SeedFiles;
+      lfs?: SeedFiles;
+      topics?: string[];
+      private?: boolean;
+      defaultBranch?: string;
+    } = {},
   ): FakeRepository {
     const account = this.account(owner) ?? this.addAccount(owner);
     const repository = this.createRepository(account, name, options);
-    if (options.files) this.pushFiles(repository, options.files, 'Seed');
+    const pointers = Object.entries(options.lfs ?? {}).map(([path, content]) => {
+      const { pointer, oid } = lfsPointer(Buffer.from(content));
+      repository.lfsObjects.set(oid, Buffer.from(content));
+      return [path, pointer];
+    });
+    const files = { ...options.files, ...Object.fromEntries(pointers) };
+    if (Object.keys(files).length > 0) this.pushFiles(repository, files, 'Seed');
     return repository;
   }
 
@@ -273,7 +350,7 @@ export class FakeGitHub {
 
   /** A repository as the viewer may see it; otherwise answers 404 (403 for an organization enforcing SAML). */
   visible(call: Call, repository: FakeRepository | undefined): FakeRepository | undefined {
-    if (!repository || (repository.private && call.viewer !== repository.owner)) {
+    if (!repository || !canRead(repository, call.viewer)) {
       call.fail(404, 'Not Found');
       return undefined;
     }
@@ -291,13 +368,8 @@ export class FakeGitHub {
   /** The repository at `{owner}/{repo}` of a request (names are not case sensitive). */
   repositoryAt(call: Call, needsPush = false): FakeRepository | undefined {
     const { owner, repo } = call.request.params;
-    const found = [...this.repositories.values()].find(
-      (candidate) =>
-        candidate.owner.login.toLowerCase() === owner.toLowerCase() &&
-        candidate.name.toLowerCase() === repo.toLowerCase(),
-    );
-    const repository = this.visible(call, found);
-    if (repository && needsPush && call.viewer !== repository.owner) {
+    const repository = this.visible(call, this.repositoryNamed(owner, repo));
+    if (repository && needsPush && !canPush(repository, call.viewer)) {
       call.fail(403, 'Resource not accessible by personal access token');
       return undefined;
     }
@@ -375,7 +447,29 @@ export class FakeGitHub {
       call.fail(403, `API rate limit exceeded for user ID ${call.viewer?.id ?? 0}.`);
       return null;
     }
-    return call;
+    return this.withinSecondaryLimit(call) ? call : null;
+  }
+
+  /**
+   * Counts a content-creating request against the secondary limit a test set; past it, answers as GitHub
+   * does: 403 or 429, a message saying "secondary rate limit", and no `Retry-After` unless the limit gives one
+   * (https://docs.github.com/en/rest/using-the-rest-api/rate-limits-for-the-rest-api#exceeding-the-rate-limit).
+   */
+  private withinSecondaryLimit(call: Call): boolean {
+    const limit = this.secondaryLimit;
+    if (!limit || !CONTENT_METHODS.has(call.request.method)) return true;
+    const now = Date.now();
+    if (now - this.contentWindow.start >= limit.windowMs) this.contentWindow = { start: now, count: 0 };
+    if (++this.contentWindow.count <= limit.limit) return true;
+    if (limit.retryAfter) {
+      const left = this.contentWindow.start + limit.windowMs - now;
+      call.headers['retry-after'] = String(Math.max(1, Math.ceil(left / 1000)));
+    }
+    call.fail(limit.status, SECONDARY_LIMIT_MESSAGE, {
+      documentation_url:
+        'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits',
+    });
+    return false;
   }
 }
 

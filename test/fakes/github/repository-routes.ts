@@ -44,23 +44,36 @@ export function repositoryRoutes(fake: FakeGitHub): void {
     if (viewer) call.reply(200, privateUser(viewer, [...fake.repositories.values()], fake.hosts));
   });
 
-  // https://docs.github.com/en/rest/repos/repos#list-repositories-for-the-authenticated-user
-  // (the fake's accounts have neither collaborations nor organizations: the user's own repositories)
+  // https://docs.github.com/en/rest/repos/repos#list-repositories-for-the-authenticated-user: the repositories
+  // the user owns, collaborates on and sees as a member of their organizations (`affiliation`, by default
+  // all three), of a `visibility`; `type` (all, owner, public, private, member) instead of both
   fake.serve('GET', '/user/repos', (call) => {
     const viewer = signedIn(call);
     if (!viewer) return;
     const query = call.request.url.searchParams;
     if (query.has('type') && (query.has('visibility') || query.has('affiliation')))
       return call.fail(422, 'Validation Failed');
-    const visibility = query.get('visibility') ?? 'all';
-    const own = [...fake.repositories.values()].filter(
+    const type = query.get('type') ?? 'all';
+    const visibility = query.get('visibility') ?? (['public', 'private'].includes(type) ? type : 'all');
+    const affiliations = (
+      query.get('affiliation') ??
+      (type === 'owner'
+        ? 'owner'
+        : type === 'member'
+          ? 'collaborator,organization_member'
+          : 'owner,collaborator,organization_member')
+    ).split(',');
+    const affiliated = (repository: FakeRepository) =>
+      (affiliations.includes('owner') && repository.owner === viewer) ||
+      (affiliations.includes('collaborator') && repository.collaborators.has(viewer)) ||
+      (affiliations.includes('organization_member') && repository.owner.members.has(viewer));
+    const listed = [...fake.repositories.values()].filter(
       (repository) =>
-        repository.owner === viewer &&
-        (visibility === 'all' || (visibility === 'private') === repository.private),
+        affiliated(repository) && (visibility === 'all' || (visibility === 'private') === repository.private),
     );
     call.reply(
       200,
-      fake.page(call, sorted(call, own)).map((repository) => json(call, repository)),
+      fake.page(call, sorted(call, listed)).map((repository) => json(call, repository)),
     );
   });
 

@@ -10,6 +10,8 @@ export interface FakeAccount {
   id: number;
   type: 'User' | 'Organization';
   createdAt: string;
+  /** an organization's members, who see and push to its repositories */
+  members: Set<FakeAccount>;
 }
 
 export interface FakeRepository {
@@ -26,6 +28,25 @@ export interface FakeRepository {
   /** branch name -> commit sha; empty while the repository is empty */
   branches: Map<string, string>;
   objects: GitObjects;
+  /** users the owner shared the repository with (https://docs.github.com/en/rest/collaborators/collaborators) */
+  collaborators: Set<FakeAccount>;
+  /** the repository's Git LFS objects by oid (sha256 of the content); tests may alter one */
+  lfsObjects: Map<string, Buffer>;
+}
+
+/** Whether an account may push to a repository: its owner, a collaborator, a member of its organization. */
+export function canPush(repository: FakeRepository, viewer: FakeAccount | null): boolean {
+  if (!viewer) return false;
+  return (
+    repository.owner === viewer ||
+    repository.collaborators.has(viewer) ||
+    repository.owner.members.has(viewer)
+  );
+}
+
+/** Whether an account may read a repository: anyone a public one, those who may push a private one. */
+export function canRead(repository: FakeRepository, viewer: FakeAccount | null): boolean {
+  return !repository.private || canPush(repository, viewer);
 }
 
 /** Where the fake's API and web pages are. */
@@ -100,6 +121,7 @@ export function repositoryJson(repository: FakeRepository, hosts: Hosts, viewer:
   const fullName = `${repository.owner.login}/${repository.name}`;
   const web = `${hosts.web}/${fullName}`;
   const isOwner = viewer === repository.owner;
+  const pushes = canPush(repository, viewer);
   return {
     id: repository.id,
     node_id: nodeId('Repository', repository.id),
@@ -174,7 +196,7 @@ export function repositoryJson(repository: FakeRepository, hosts: Hosts, viewer:
     pushed_at: repository.pushedAt,
     created_at: repository.createdAt,
     updated_at: repository.updatedAt,
-    permissions: { admin: isOwner, maintain: isOwner, push: isOwner, triage: isOwner, pull: true },
+    permissions: { admin: isOwner, maintain: isOwner, push: pushes, triage: pushes, pull: true },
     allow_forking: true,
     web_commit_signoff_required: false,
     forks: 0,

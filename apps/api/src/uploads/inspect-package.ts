@@ -17,15 +17,15 @@ import {
   parseFtsMetadata,
   type FtsMetadata,
 } from '@app/metadata';
-import { NameCheck } from './check-names';
+import { WritableCheck, type WritableRules } from './check-writable';
 
 export interface PackageInspection {
   zipFile: string;
   limits: ZipLimits;
   /** the package makes a new top-level resource, named after the one folder in its data/ */
   newProject: boolean;
-  /** the target's rule for a name it can hold */
-  nameProblem: (name: string) => string | null;
+  /** the target's rules for the names and files it can hold */
+  writable: WritableRules;
   /** where the payload's UploadedFile records go, one JSON line each */
   payloadFile: string;
 }
@@ -33,7 +33,7 @@ export interface PackageInspection {
 /**
  * Everything the service checks of an uploaded package before the 202 (docs/behaviour.md#upload-packages): a
  * safe zip within the limits, one top-level folder holding a complete, valid bag, for a new top-level resource
- * exactly one folder (and no files) in data/, and every name one the target can hold. The payload's records go
+ * exactly one folder (and no files) in data/, and every name and file one the target can hold. The payload's records go
  * to a file as they are verified, so memory does not grow with them; answers the rest of what the worker needs.
  */
 export async function inspectPackage(inspection: PackageInspection): Promise<UploadedBag> {
@@ -46,8 +46,8 @@ export async function inspectPackage(inspection: PackageInspection): Promise<Upl
     const validation = await validateBag(source, (file) => listing.add(file));
     refuseInvalid(validation);
     const projectTitle = inspection.newProject ? listing.singleTopFolder() : null;
-    if (projectTitle !== null) listing.names.project(projectTitle);
-    listing.names.finish();
+    if (projectTitle !== null) listing.writable.project(projectTitle);
+    listing.writable.finish();
     await payload.close();
     const { files, bytes, nested } = listing;
     return {
@@ -88,7 +88,7 @@ function refuseInvalid(validation: BagValidation): void {
 
 /** The verified payload files as they come from the validator: recorded, counted, their names checked. */
 class PayloadListing {
-  readonly names: NameCheck;
+  readonly writable: WritableCheck;
   files = 0;
   bytes = 0;
   nested = false;
@@ -102,7 +102,7 @@ class PayloadListing {
     private readonly source: BagSource,
     private readonly payload: JsonLinesWriter<UploadedFile>,
   ) {
-    this.names = new NameCheck(inspection.nameProblem);
+    this.writable = new WritableCheck(inspection.writable);
   }
 
   async add(file: PayloadFile): Promise<void> {
@@ -127,7 +127,7 @@ class PayloadListing {
       size: file.size,
       hashes: file.hashes,
     };
-    this.names.file(record.path);
+    this.writable.file(record.path, record.size);
     this.files += 1;
     this.bytes += file.size;
     this.nested ||= record.path.includes('/');

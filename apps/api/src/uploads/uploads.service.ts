@@ -79,7 +79,7 @@ export class UploadsService {
           zipFile: file,
           limits: this.config.zipLimits,
           newProject: containerId === null,
-          nameProblem: (name) => target.connector.nameProblem(name),
+          writable: target.connector,
           payloadFile,
         }),
       );

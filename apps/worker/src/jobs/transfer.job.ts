@@ -72,7 +72,14 @@ export class TransferJob implements JobHandler<'transfer'> {
     const to = await destination.connector.open(this.cipher.decrypt(payload.destinationToken));
     const resource = await from.getResource(payload.sourceResourceId);
 
-    const { folders } = await countFiles(from, resource.id, resource.title, context, workDir);
+    const { folders } = await countFiles(
+      from,
+      resource.id,
+      resource.title,
+      context,
+      workDir,
+      (size) => destination.connector.fileSizeProblem?.(size) ?? null,
+    );
     context.setMessage(
       `Transferring files from ${source.entry.readable_name} to ${destination.entry.readable_name}...`,
     );

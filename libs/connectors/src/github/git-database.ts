@@ -1,6 +1,8 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
+import { GIT_BLOB_SHA1 } from '@app/fixity';
 import type { IncomingFile } from '../connector';
 import { ConnectorError } from '../connector-error';
+import { mayBeLfsPointer, parseLfsPointer, readPointerCandidate, type LfsPointer } from '../git-lfs';
 import { linkRelations } from '../http';
 import { base64JsonBody } from './base64-body';
 import {
@@ -49,6 +51,25 @@ export interface OtherEntry {
 }
 
 export type TreeEntry = FolderEntry | FileEntry | OtherEntry;
+
+/**
+ * A file of a tree, what git holds for it made out: the content itself, or a Git LFS pointer to it (a blob of
+ * a pointer's size is read to find out; docs/targets/github.md#git-lfs).
+ */
+export interface GitFile {
+  entry: FileEntry;
+  /** the real content's size: the LFS object's for a pointer */
+  size: number;
+  /** the pointer git holds, for a file stored in Git LFS */
+  lfs?: LfsPointer;
+  /** the whole of a small blob read to see whether it was a pointer, to serve without asking again */
+  bytes?: Buffer;
+}
+
+/** The checksums GitHub vouches for, of the real content: an LFS object's sha256, else the git blob id. */
+export function gitFileChecksums(file: GitFile): Record<string, string> {
+  return file.lfs ? { sha256: file.lfs.oid } : { [GIT_BLOB_SHA1]: file.entry.sha };
+}
 
 /** The commit the default branch points at, and that commit's tree. */
 export interface BranchHead {
@@ -133,8 +154,19 @@ export class GitDatabase {
     return data.tree.map((raw) => treeEntry(raw, this.repository.full_name));
   }
 
-  openBlob(url: string): Promise<Readable> {
-    return this.api.openBlob(url);
+  /** A file entry with its blob made out: content, or an LFS pointer. */
+  async resolve(entry: FileEntry): Promise<GitFile> {
+    if (!mayBeLfsPointer(entry.size)) return { entry, size: entry.size };
+    const bytes = await readPointerCandidate(await this.api.openBlob(entry.url), 'GitHub');
+    const lfs = parseLfsPointer(bytes);
+    return lfs ? { entry, size: lfs.size, lfs } : { entry, size: entry.size, bytes };
+  }
+
+  /** A file's content, streamed: as read already, from Git LFS, or the blob's. */
+  async open(file: GitFile, path: string): Promise<Readable> {
+    if (file.bytes) return Readable.from([file.bytes]);
+    if (file.lfs) return this.api.lfs.download(this.repository, file.lfs, path);
+    return this.api.openBlob(file.entry.url);
   }
 
   /** Stores a file's bytes as a blob and answers its sha (https://docs.github.com/en/rest/git/blobs#create-a-blob). */

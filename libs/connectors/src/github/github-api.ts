@@ -1,13 +1,32 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { ConnectorError } from '../connector-error';
-import { linkRelations, readJson, type UpstreamClient, type UpstreamRequest } from '../http';
+import {
+  linkRelations,
+  readJson,
+  type RateLimitRules,
+  type UpstreamClient,
+  type UpstreamRequest,
+} from '../http';
+import type { GitHubLfs } from './lfs';
 
 /** The media types of GitHub's REST API (https://docs.github.com/en/rest/using-the-rest-api/getting-started-with-the-rest-api#media-types). */
 const JSON_MEDIA_TYPE = 'application/vnd.github+json';
 const RAW_MEDIA_TYPE = 'application/vnd.github.raw+json';
 /** https://docs.github.com/en/rest/about-the-rest-api/api-versions */
 const API_VERSION = '2022-11-28';
+
+/**
+ * GitHub's secondary rate limits: a 403 or 429 whose message says "secondary rate limit" (once "abuse
+ * detection"), often without `Retry-After`. GitHub asks for `Retry-After` or a spent limit's reset to be
+ * honoured, and otherwise for a wait of at least a minute, growing with each retry
+ * (https://docs.github.com/en/rest/using-the-rest-api/rate-limits-for-the-rest-api#exceeding-the-rate-limit,
+ * https://docs.github.com/en/rest/using-the-rest-api/best-practices-for-using-the-rest-api#handle-rate-limit-errors-appropriately).
+ */
+export const SECONDARY_RATE_LIMITS: RateLimitRules = {
+  message: /secondary rate limit|abuse detection/i,
+  unadvisedWaitMs: 60_000,
+};
 
 /** The fields of GitHub's repository objects that the connector reads. */
 export interface GitHubRepository {
@@ -37,12 +56,6 @@ export interface GitHubRepository {
 export interface ListedRepositories {
   repositories: GitHubRepository[];
   totalPages: number;
-}
-
-/** One page of a search, and how many repositories match. */
-export interface FoundRepositories {
-  repositories: GitHubRepository[];
-  totalCount: number;
 }
 
 interface Answer<T> {
@@ -79,9 +92,22 @@ function pageCount(answer: Answer<unknown>, page: number): number {
   return links.next ? page + 1 : page;
 }
 
-/** GitHub's REST API as one user reaches it (https://docs.github.com/en/rest). */
+/** GitHub's REST API as one user reaches it (https://docs.github.com/en/rest), and its Git LFS objects. */
 export class GitHubApi {
-  constructor(private readonly client: UpstreamClient) {}
+  constructor(
+    private readonly client: UpstreamClient,
+    private readonly lfsClient: GitHubLfs | null = null,
+  ) {}
+
+  /** The same API with the user's Git LFS client (which needs the user's login: see `login`). */
+  withLfs(lfs: GitHubLfs): GitHubApi {
+    return new GitHubApi(this.client, lfs);
+  }
+
+  get lfs(): GitHubLfs {
+    if (!this.lfsClient) throw new Error('the GitHub API was made without its LFS client');
+    return this.lfsClient;
+  }
 
   /**
    * A JSON answer: a success, or an answer of one of the `handled` statuses, which the caller deals with;
@@ -139,15 +165,6 @@ export class GitHubApi {
     );
     if (answer.status === 404) return null;
     return { repositories: answer.data, totalPages: pageCount(answer, page) };
-  }
-
-  /** One page of a repository search (https://docs.github.com/en/rest/search/search#search-repositories). */
-  async searchRepositories(query: string, page: number, perPage: number): Promise<FoundRepositories> {
-    const { data } = await this.call<{ total_count: number; items: GitHubRepository[] }>({
-      url: 'search/repositories',
-      query: { q: query, sort: 'updated', order: 'desc', per_page: perPage, page },
-    });
-    return { repositories: data.items, totalCount: data.total_count };
   }
 
   /**

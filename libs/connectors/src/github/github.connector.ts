@@ -14,14 +14,15 @@ import type {
 import { ConnectorError } from '../connector-error';
 import { Upstream } from '../http';
 import { remoteConnector } from '../remote-connector';
-import { GitHubApi, type GitHubRepository } from './github-api';
+import { GitHubApi, SECONDARY_RATE_LIMITS, type GitHubRepository } from './github-api';
+import { GitHubLfs } from './lfs';
 import { parseResourceId } from './ids';
 import { listResources } from './listing';
 import { numberedName, repositoryName, topicsOf } from './names';
-import { DEFAULT_API_URL, MAX_PER_PAGE, validateOptions, type GitHubOptions } from './options';
+import { DEFAULT_API_URL, MAX_PER_PAGE, gitHostOf, validateOptions, type GitHubOptions } from './options';
 import { locate, repositorySummary, resourceDetail } from './resources';
 import { walk } from './walking';
-import { openWriter } from './writing';
+import { fileSizeProblem, openWriter } from './writing';
 import { gitNameProblem } from '../name-rules';
 
 /** How many numbered names (`Title-2`, ...) are tried for a title the user already has. */
@@ -45,7 +46,7 @@ class GitHubSession implements ConnectorSession {
   ) {}
 
   listResources(query: CollectionQuery): Promise<CollectionPage> {
-    return listResources(this.api, this.username, query, this.settings.perPage);
+    return listResources(this.api, query, this.settings.perPage);
   }
 
   getResource(id: string): Promise<ResourceDetail> {
@@ -103,7 +104,16 @@ export const githubConnector: ConnectorDefinition<GitHubOptions> = {
   name: 'github',
   validateOptions,
   create(options, context) {
-    const upstream = new Upstream('GitHub', options.api_url ?? DEFAULT_API_URL, context.upstream);
+    const apiUrl = options.api_url ?? DEFAULT_API_URL;
+    const upstream = new Upstream('GitHub', apiUrl, context.upstream, [], SECONDARY_RATE_LIMITS);
+    // the git host, where LFS objects are asked for; the user's token goes there and to the API only
+    const gitHost = new Upstream(
+      'GitHub LFS',
+      options.git_url ?? gitHostOf(apiUrl),
+      context.upstream,
+      [],
+      SECONDARY_RATE_LIMITS,
+    );
     const settings = {
       perPage: Math.min(options.per_page ?? context.perPage, MAX_PER_PAGE),
       publicRepositories: options.public ?? false,
@@ -112,15 +122,22 @@ export const githubConnector: ConnectorDefinition<GitHubOptions> = {
     return remoteConnector({
       upstream,
       statusTimeoutMs: context.statusTimeoutMs,
-      hashAlgorithms: [GIT_BLOB_SHA1],
+      // a file's git blob id; for a file stored in Git LFS, its object's sha256
+      hashAlgorithms: [GIT_BLOB_SHA1, 'sha256'],
       nameProblem: gitNameProblem,
+      fileSizeProblem,
       // answers without a token and costs nothing of the rate limit (https://docs.github.com/en/rest/rate-limit/rate-limit)
       probePath: 'rate_limit',
       // `GET /user` checks the token (https://docs.github.com/en/rest/users/users#get-the-authenticated-user)
       async open(token) {
         if (!HEADER_SAFE.test(token)) throw ConnectorError.invalidToken();
         const api = new GitHubApi(upstream.as({ authorization: `Bearer ${token}` }));
-        return new GitHubSession(await api.login(), api, settings);
+        const login = await api.login();
+        // git hosts take a token as the password of HTTP Basic, with the user's login
+        // (https://docs.github.com/en/authentication/keeping-your-account-and-data-secure/managing-your-personal-access-tokens#using-a-personal-access-token-on-the-command-line)
+        const basic = Buffer.from(`${login}:${token}`).toString('base64');
+        const lfs = new GitHubLfs(gitHost.as({ authorization: `Basic ${basic}` }), gitHost.as({}));
+        return new GitHubSession(login, api.withLfs(lfs), settings);
       },
     });
   },

@@ -1,2 +1,2 @@
 export { githubConnector } from './github.connector';
-export type { GitHubOptions } from './options';
+export { gitHostOf, type GitHubOptions } from './options';

@@ -9,7 +9,7 @@ const TOPIC_LENGTH = 50;
 export const MAX_TOPICS = 20;
 
 /** Letters without their accents, so that `Café` becomes `Cafe` rather than `Caf-`. */
-function withoutAccents(text: string): string {
+export function withoutAccents(text: string): string {
   return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
 }
 

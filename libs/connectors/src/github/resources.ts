@@ -6,6 +6,7 @@ import {
   type BranchHead,
   type FileEntry,
   type FolderEntry,
+  type GitFile,
   type TreeEntry,
 } from './git-database';
 import type { GitHubApi, GitHubRepository } from './github-api';
@@ -90,14 +91,19 @@ function repositoryExtra(repository: GitHubRepository): Record<string, unknown> 
   };
 }
 
-function entryExtra(repository: GitHubRepository, path: string[], entry: FolderEntry | FileEntry) {
+/** What a file's detail says of its content: its real size, and for one stored in Git LFS, its pointer. */
+function fileExtra(file: GitFile): Record<string, unknown> {
+  if (!file.lfs) return { size: file.size, [GIT_BLOB_SHA1]: file.entry.sha };
+  return { size: file.size, git_lfs: { oid: file.lfs.oid, pointer_blob_sha: file.entry.sha } };
+}
+
+/** Where a folder or file is, and what it is: a folder's tree, a file's content. */
+function entryExtra(repository: GitHubRepository, path: string[], what: Record<string, unknown>) {
   return {
     repository: repository.full_name,
     branch: repository.default_branch,
     path: `/${path.join('/')}`,
-    ...(entry.kind === 'file'
-      ? { size: entry.size, [GIT_BLOB_SHA1]: entry.sha }
-      : { git_tree_sha: entry.sha }),
+    ...what,
   };
 }
 
@@ -120,7 +126,10 @@ export async function resourceDetail(api: GitHubApi, id: string): Promise<Resour
       extra: repositoryExtra(repository),
     };
   }
-  const changed = await database.pathDates(path.join('/'), id);
+  const [changed, file] = await Promise.all([
+    database.pathDates(path.join('/'), id),
+    entry.kind === 'file' ? database.resolve(entry) : null,
+  ]);
   return {
     ...common,
     kind: entry.kind === 'file' ? 'item' : 'container',
@@ -128,6 +137,8 @@ export async function resourceDetail(api: GitHubApi, id: string): Promise<Resour
     title: entry.name,
     dateCreated: utc(changed?.created ?? repository.created_at),
     dateModified: utc(changed?.modified ?? repository.updated_at),
-    extra: entryExtra(repository, path, entry),
+    // an LFS object's oid is the sha256 of the file's content
+    ...(file?.lfs ? { hashes: { md5: null, sha256: file.lfs.oid } } : {}),
+    extra: entryExtra(repository, path, file ? fileExtra(file) : { git_tree_sha: entry.sha }),
   };
 }

@@ -1,4 +1,6 @@
+import { createHash, type Hash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { meter } from '@app/common';
 import { GIT_BLOB_SHA1 } from '@app/fixity';
 import type {
   DuplicateAction,
@@ -8,8 +10,10 @@ import type {
   WriterOptions,
 } from '../connector';
 import { ConnectorError } from '../connector-error';
+import type { LfsPointer } from '../git-lfs';
 import {
   FILE_MODE,
+  gitFileChecksums,
   type BranchHead,
   type FileEntry,
   type GitDatabase,
@@ -27,6 +31,28 @@ const TREE_CHUNK = 500;
 const COMMIT_ATTEMPTS = 3;
 /** Looks at a new repository's head: GitHub may still be making its first commit (answering 409). */
 const NEW_REPOSITORY_LOOKS = 5;
+/**
+ * GitHub refuses files larger than 100 MiB in a repository, and its git data API takes blobs up to that
+ * size (https://docs.github.com/en/repositories/working-with-files/managing-large-files/about-large-files-on-github).
+ */
+const MAX_FILE_BYTES = 100 << 20;
+
+/** Why GitHub's writer refuses a file of `size` bytes (Connector.fileSizeProblem), or null. */
+export function fileSizeProblem(size: number): string | null {
+  if (size <= MAX_FILE_BYTES) return null;
+  const mib = (size / 2 ** 20).toFixed(1);
+  return `it is ${mib} MiB, and GitHub takes files of at most 100 MiB through its API`;
+}
+
+/** What the writer or the branch holds at a path, as a duplicate is compared with it. */
+interface Existing {
+  sha: string;
+  mode: string;
+  /** the pointer the blob is, for a file stored in Git LFS */
+  lfs?: LfsPointer;
+  /** what GitHub vouches for of the content */
+  checksums: Record<string, string>;
+}
 
 /** Starts writing into a repository or folder; ConnectorError 400 for a file. */
 export async function openWriter(
@@ -89,19 +115,34 @@ class GitHubWriter implements ResourceWriter {
   ): Promise<PutFileResult> {
     const names = [...this.base, ...checkedNames(path)];
     const key = names.join('/');
+    const tooLarge = fileSizeProblem(file.size);
+    if (tooLarge) throw conflict(key, tooLarge);
     this.refuseStagedConflicts(names);
-    const existing = this.staged.get(key) ?? (await this.branch.fileAt(names));
-    if (existing && duplicate === 'ignore') return this.result('ignored', names, existing.sha);
+    const existing = await this.existing(key, names);
+    if (existing && duplicate === 'ignore') return this.result('ignored', names, existing.checksums);
     if (this.head === null) {
       const started = await this.startRepository(names, file);
       if (started) return started;
     }
-    const sha = await this.database.createBlob(file);
-    if (existing?.sha === sha) return this.result('ignored', names, sha);
+    // the same content as an LFS object is told by its sha256, taken as the blob is sent
+    const sent = existing?.lfs ? hashedWhileSent(file) : null;
+    const sha = await this.database.createBlob(sent?.file ?? file);
+    const same = existing?.lfs ? sent?.sha256() === existing.lfs.oid : existing?.sha === sha;
+    if (existing && same) return this.result('ignored', names, existing.checksums);
     return this.stage(
       { path: key, sha, mode: existing?.mode ?? FILE_MODE },
       existing ? 'updated' : 'created',
     );
+  }
+
+  /** The file staged at a path, else the branch's, an LFS pointer made out. */
+  private async existing(key: string, names: string[]): Promise<Existing | undefined> {
+    const staged = this.staged.get(key);
+    if (staged) return { ...staged, checksums: { [GIT_BLOB_SHA1]: staged.sha } };
+    const entry = await this.branch.fileAt(names);
+    if (!entry) return undefined;
+    const file = await this.database.resolve(entry);
+    return { sha: entry.sha, mode: entry.mode, lfs: file.lfs, checksums: gitFileChecksums(file) };
   }
 
   restage(staged: readonly unknown[]): void {
@@ -162,7 +203,7 @@ class GitHubWriter implements ResourceWriter {
 
   private stage(file: StagedFile, outcome: 'created' | 'updated'): PutFileResult {
     this.remember(file);
-    return { ...this.result(outcome, file.path.split('/'), file.sha), staged: file };
+    return { ...this.result(outcome, file.path.split('/'), { [GIT_BLOB_SHA1]: file.sha }), staged: file };
   }
 
   private remember(file: StagedFile): void {
@@ -182,15 +223,35 @@ class GitHubWriter implements ResourceWriter {
     }
   }
 
-  private result(outcome: PutFileResult['outcome'], names: string[], sha: string): PutFileResult {
+  private result(
+    outcome: PutFileResult['outcome'],
+    names: string[],
+    hashes: Record<string, string>,
+  ): PutFileResult {
     const repository = this.database.repository;
     return {
       outcome,
       id: resourceId(repository.id, names),
       path: `/${repository.name}/${names.join('/')}`,
-      hashes: { [GIT_BLOB_SHA1]: sha },
+      hashes,
     };
   }
+}
+
+/** The file as it is sent, and the sha256 of what its last opening streamed (a retried send opens it anew). */
+function hashedWhileSent(file: IncomingFile): { file: IncomingFile; sha256: () => string } {
+  let hash: Hash | null = null;
+  return {
+    file: {
+      size: file.size,
+      open: async () => {
+        const opened = createHash('sha256');
+        hash = opened;
+        return meter(await file.open(), (chunk) => void opened.update(chunk));
+      },
+    },
+    sha256: () => hash?.digest('hex') ?? '',
+  };
 }
 
 function conflict(path: string, reason: string): ConnectorError {
