@@ -673,6 +673,17 @@ describe('github connector', () => {
       });
     });
 
+    it("names the LFS endpoint, not the user's token, when the git host refuses", async () => {
+      const repository = lfsSeed('Refused');
+      const session = await open({ git_url: gitUrl });
+      const big = await bigFile(session, repository.id);
+      fake.lfs!.gitHost.inject({ kind: 'status', status: 401, body: { message: 'Credentials needed' } });
+      expect(await failureOf(big.open())).toEqual({
+        status: 502,
+        message: `GitHub's LFS endpoint answered 401 for alice/Refused (${gitUrl}; options.git_url).`,
+      });
+    });
+
     it('takes a file stored in LFS for a duplicate of the same content, by its oid', async () => {
       const repository = lfsSeed('Duplicates');
       const session = await open({ git_url: gitUrl });

@@ -71,7 +71,15 @@ export class GitHubLfs {
       // asking where objects are changes nothing
       idempotent: true,
     });
-    if (response.status >= 300) throw await this.gitHost.failure(response);
+    if (response.status >= 300) {
+      const failure = await this.gitHost.failure(response);
+      // the API took the token: a refusal here is the LFS endpoint's (a wrong git_url, a token it does not take)
+      if (![401, 403, 404].includes(response.status)) throw failure;
+      throw new ConnectorError(
+        502,
+        `GitHub's LFS endpoint answered ${response.status} for ${repository.full_name} (${response.url.origin}; options.git_url).`,
+      );
+    }
     const answer = await readJson<{ objects?: BatchObject[] }>(response, 'GitHub LFS');
     const object = answer?.objects?.find((candidate) => candidate.oid === pointer.oid);
     const missing = (why: string) =>
