@@ -1,20 +1,30 @@
 import { IdleCollector } from '../../apps/worker/src/jobs/idle-collector';
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+// Fake timers: the assertions are about the order of a job's end, the delay and the collection, which real
+// timers of a few tens of milliseconds could not hold on a loaded machine.
+beforeEach(() => jest.useFakeTimers());
+afterEach(() => jest.useRealTimers());
+
+/** A job that ends when the fake clock has advanced `ms`. */
+const jobOf = (ms: number) => () => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 describe('IdleCollector', () => {
   it('collects once, after the last of overlapping jobs has ended and the delay has passed', async () => {
     let collections = 0;
     const collector = new IdleCollector(() => collections++, 50);
-    const first = collector.around(() => pause(20));
-    const second = collector.around(() => pause(100));
+    const first = collector.around(jobOf(20));
+    const second = collector.around(jobOf(100));
+    await jest.advanceTimersByTimeAsync(20);
     await first;
-    await pause(80);
+    await jest.advanceTimersByTimeAsync(60);
     expect(collections).toBe(0); // the second job still runs
+    await jest.advanceTimersByTimeAsync(20);
     await second;
-    await pause(20);
+    await jest.advanceTimersByTimeAsync(49);
     expect(collections).toBe(0); // not before the delay
-    await pause(80);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(collections).toBe(1);
+    await jest.advanceTimersByTimeAsync(1000);
     expect(collections).toBe(1);
   });
 
@@ -23,11 +33,14 @@ describe('IdleCollector', () => {
     const collector = new IdleCollector(() => collections++, 50);
     await expect(collector.around(() => Promise.resolve('done'))).resolves.toBe('done');
     await expect(collector.around(() => Promise.reject(new Error('broke')))).rejects.toThrow('broke');
-    const long = collector.around(() => pause(120));
-    await pause(80);
+    const long = collector.around(jobOf(120));
+    await jest.advanceTimersByTimeAsync(80);
     expect(collections).toBe(0);
+    await jest.advanceTimersByTimeAsync(40);
     await long;
-    await pause(100);
+    await jest.advanceTimersByTimeAsync(49);
+    expect(collections).toBe(0);
+    await jest.advanceTimersByTimeAsync(1);
     expect(collections).toBe(1);
   });
 });
