@@ -37,7 +37,15 @@ describe('queue dashboard (real API and Redis)', () => {
   });
 
   it('refuses requests without the admin token, asking a browser for it', async () => {
-    for (const authorization of [undefined, 'Bearer wrong-token', `Basic ${btoa('admin:wrong')}`]) {
+    const refused = [
+      undefined,
+      'Bearer wrong-token',
+      `Basic ${btoa('admin:wrong')}`,
+      // the right token with more after it is not the right credential
+      `Bearer ${ADMIN_TOKEN} extra`,
+      `Basic ${btoa(`admin:${ADMIN_TOKEN}`)} extra`,
+    ];
+    for (const authorization of refused) {
       const call = request(withDashboard.baseUrl).get('/admin/queues/api/queues');
       const response = await (authorization ? call.set('Authorization', authorization) : call).expect(401);
       expect(response.headers['www-authenticate']).toMatch(/^Basic /);

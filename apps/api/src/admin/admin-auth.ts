@@ -1,9 +1,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 
-/** The secret a request offers: a Bearer token, or the password of Basic auth (what a browser prompts for). */
+/**
+ * The secret a request offers: a Bearer token, or the password of Basic auth (what a browser prompts for). The
+ * header is the scheme, spaces and one credential (RFC 9110, 11.4); anything after the credential refuses it.
+ */
 function offeredSecret(authorization: string | undefined): string | undefined {
-  const [scheme, value] = (authorization ?? '').split(' ', 2);
+  const [, scheme, value] = /^(\S+) +(\S+)$/.exec(authorization ?? '') ?? [];
   if (/^bearer$/i.test(scheme ?? '')) return value;
   if (/^basic$/i.test(scheme ?? '') && value) {
     const decoded = Buffer.from(value, 'base64').toString('utf8');
