@@ -53,6 +53,34 @@ describe('queue dashboard (real API and Redis)', () => {
     }
   });
 
+  it("counts the dashboard's requests under its mount, however clients spell it", async () => {
+    const http = request(withDashboard.baseUrl);
+    // Express matches the mount case-insensitively: each spelling reaches the dashboard (and its 401)
+    const spelling = (n: number) =>
+      [...'/admin/queues/api/queues'].map((c, i) => ((n >> (i % 20)) & 1 ? c.toUpperCase() : c)).join('');
+    const ask = async (from: number, to: number) => {
+      for (let n = from; n < to; n++) {
+        await http.get(spelling(n)).expect(401);
+        await http.get(spelling(n)).set('Authorization', `Bearer ${ADMIN_TOKEN}`).expect(200);
+      }
+    };
+    const series = async () => {
+      const text = (await http.get('/metrics').expect(200)).text;
+      const lines = text.split('\n').filter((line) => line.startsWith('presqt_http_request'));
+      const routes = new Set(lines.map((line) => /route="([^"]*)"/.exec(line)?.[1]));
+      return { lines: lines.length, routes: [...routes] };
+    };
+    await ask(0, 20);
+    await series(); // the /metrics route's own series
+    const before = await series();
+    await ask(20, 220);
+    const after = await series();
+    expect(after.lines).toBe(before.lines);
+    const dashboard = after.routes.filter((route) => /admin\/queues/i.test(route ?? ''));
+    expect(dashboard.length).toBeGreaterThan(0);
+    for (const route of dashboard) expect(route).toMatch(/^\/admin\/queues\//);
+  });
+
   it('serves the dashboard with the token, as a Bearer token or a Basic password', async () => {
     const page = await request(withDashboard.baseUrl)
       .get('/admin/queues')

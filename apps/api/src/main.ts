@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { closeOnSignals, loadSettingsOrExit, useStructuredLogs } from '@app/bootstrap';
 import { httpMetrics } from '@app/observability';
+import { ADMIN_QUEUES_ROUTE } from './admin/admin.module';
 import { ApiModule } from './api.module';
 import { setUpApiDocs } from './api-docs';
 import { applyBrowserAccess } from './common/browser-access';
@@ -15,7 +16,7 @@ async function bootstrap(): Promise<void> {
   });
   const logger = useStructuredLogs(app);
   closeOnSignals(app, logger, 'API');
-  app.use(httpMetrics);
+  app.use(httpMetrics([ADMIN_QUEUES_ROUTE]));
   applyBrowserAccess(app, config);
   setUpApiDocs(app);
   applyProtocolEdges(app.getHttpServer());
