@@ -33,7 +33,7 @@ export class ApiModule {
         JobsModule.forRoot(config, { commandTimeoutMs: config.redisTimeoutMs }),
         JobFilesModule.forRoot(config),
         CommonModule,
-        RateLimitsModule.forRoot(config.rateLimits),
+        RateLimitsModule.forRoot(config.rateLimits, config.redisPrefix),
         ApiRootModule,
         TargetEndpointsModule,
         StatusesModule,

@@ -1,17 +1,23 @@
 import { createHash } from 'node:crypto';
-import { DynamicModule, ExecutionContext, Injectable, Module } from '@nestjs/common';
+import { DynamicModule, ExecutionContext, Injectable, Logger, Module } from '@nestjs/common';
 import {
   ThrottlerGuard,
   ThrottlerModule,
   type ThrottlerLimitDetail,
   type ThrottlerOptions,
+  type ThrottlerRequest,
+  type ThrottlerStorage,
 } from '@nestjs/throttler';
+import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import type { Request, Response } from 'express';
+import type Redis from 'ioredis';
 import type { RateLimitSettings } from '@app/config';
 import { ServiceError } from '@app/common';
-import { DESTINATION_TOKEN_HEADER, SOURCE_TOKEN_HEADER } from '@app/jobs';
+import { DESTINATION_TOKEN_HEADER, REDIS_CLIENT, SOURCE_TOKEN_HEADER } from '@app/jobs';
 
 type LimitedRequest = 'job start' | 'listing';
+/** What the storage answers for one count (the package does not export the type by name). */
+type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
 
 /** Job starts (a POST on resources, or a GET of `{id}.zip`) and listings (a GET of the collection). */
 function limitedRequestOf(context: ExecutionContext): LimitedRequest | null {
@@ -24,18 +30,41 @@ function limitedRequestOf(context: ExecutionContext): LimitedRequest | null {
 }
 
 /** The client's address (what Express makes of it under TRUST_PROXY). */
-function byAddress(request: Request): string {
-  return `address:${request.ip ?? request.socket.remoteAddress ?? 'unknown'}`;
+function byAddress(request: Request): string[] {
+  return [`address:${request.ip ?? request.socket.remoteAddress ?? 'unknown'}`];
 }
 
-/** The token(s) of the request, as a digest (the limiter's keys never hold a token); the address without one. */
-function byToken(request: Request): string {
-  const tokens = [SOURCE_TOKEN_HEADER, DESTINATION_TOKEN_HEADER].map((name) => request.headers[name] ?? '');
-  if (tokens.every((token) => token === '')) return byAddress(request);
-  return `token:${createHash('sha256').update(tokens.join('\n')).digest('hex')}`;
+/**
+ * The token headers a limited request uses: a listing's and a download's source token, an upload's
+ * destination token (a multipart body, as the controller tells them apart), a transfer's both. A header the
+ * route ignores is never counted, so that sending a new one each time cannot open a fresh count.
+ */
+function tokenHeadersOf(request: Request): string[] {
+  if (request.method !== 'POST') return [SOURCE_TOKEN_HEADER];
+  if (request.is('multipart/form-data')) return [DESTINATION_TOKEN_HEADER];
+  return [SOURCE_TOKEN_HEADER, DESTINATION_TOKEN_HEADER];
 }
 
-function throttlers(settings: RateLimitSettings): ThrottlerOptions[] {
+/**
+ * One count for each distinct token the request uses, as a digest (the limiter's keys never hold a token): a
+ * transfer counts against both of its tokens. A request without one counts against its address.
+ */
+function byToken(request: Request): string[] {
+  const tokens = new Set<string>();
+  for (const name of tokenHeadersOf(request)) {
+    const token = request.headers[name];
+    if (typeof token === 'string' && token !== '') tokens.add(token);
+  }
+  if (tokens.size === 0) return byAddress(request);
+  return [...tokens].map((token) => `token:${createHash('sha256').update(token).digest('hex')}`);
+}
+
+/** A throttler with the counts one request adds to: several for a request that uses several tokens. */
+interface CountedThrottler extends ThrottlerOptions {
+  trackersOf(request: Request): string[];
+}
+
+function throttlers(settings: RateLimitSettings): CountedThrottler[] {
   const ttl = settings.windowSeconds * 1000;
   const limits: [LimitedRequest, 'token' | 'address', number][] = [
     ['job start', 'token', settings.jobStartsPerToken],
@@ -49,13 +78,20 @@ function throttlers(settings: RateLimitSettings): ThrottlerOptions[] {
     limit,
     // a throttler's own skipIf replaces the module's: the switch goes here
     skipIf: (context) => !settings.enabled || limitedRequestOf(context) !== limited,
-    getTracker: (request) => (per === 'token' ? byToken(request as Request) : byAddress(request as Request)),
+    trackersOf: per === 'token' ? byToken : byAddress,
   }));
 }
 
 /** 429 with Retry-After (seconds) and the usual JSON error. */
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {
+  protected override async handleRequest(limited: ThrottlerRequest): Promise<boolean> {
+    const request = limited.context.switchToHttp().getRequest<Request>();
+    for (const tracker of (limited.throttler as CountedThrottler).trackersOf(request))
+      await super.handleRequest({ ...limited, getTracker: () => tracker });
+    return true;
+  }
+
   protected override throwThrottlingException(
     context: ExecutionContext,
     detail: ThrottlerLimitDetail,
@@ -69,20 +105,73 @@ export class RateLimitGuard extends ThrottlerGuard {
   }
 }
 
+/** What a request counts as when Redis cannot count it: let through. */
+const UNCOUNTED: ThrottlerStorageRecord = {
+  totalHits: 0,
+  timeToExpire: 0,
+  isBlocked: false,
+  timeToBlockExpire: 0,
+};
+/** ioredis's states of a connection that was lost or closed. */
+const LOST = new Set(['reconnecting', 'close', 'end']);
+/** Redis's absence is logged at most this often, not once per request. */
+const WARNING_INTERVAL_MS = 10_000;
+
 /**
- * Per-token and per-address limits on job starts and listings (@nestjs/throttler, counted in each API
- * process's memory), applied where RateLimitGuard is; RATE_LIMITS=off turns them off.
+ * The counts, kept in Redis (one Lua step per count, @nest-lab/throttler-storage-redis) on the process's own
+ * Redis connection, so that every API process adds to the same ones. While Redis cannot count (not connected,
+ * or no answer within REDIS_TIMEOUT_MS) a request goes uncounted rather than wait or fail: the limits guard
+ * the service, and a listing needs no Redis of its own (docs/limits.md#rate-limits).
+ */
+export class SharedRateCounts implements ThrottlerStorage {
+  private readonly counts: ThrottlerStorageRedisService;
+  private readonly logger = new Logger('RateLimits');
+  private warnedAt = 0;
+
+  constructor(private readonly redis: Redis) {
+    this.counts = new ThrottlerStorageRedisService(redis);
+  }
+
+  async increment(...count: Parameters<ThrottlerStorage['increment']>): Promise<ThrottlerStorageRecord> {
+    // a connection lost is not waited for; one still being made at start is (ioredis queues the command)
+    if (LOST.has(this.redis.status)) return this.uncounted(`the connection is ${this.redis.status}`);
+    try {
+      return await this.counts.increment(...count);
+    } catch (error) {
+      return this.uncounted((error as Error).message);
+    }
+  }
+
+  private uncounted(why: string): ThrottlerStorageRecord {
+    if (Date.now() - this.warnedAt >= WARNING_INTERVAL_MS) {
+      this.warnedAt = Date.now();
+      this.logger.warn(`Rate limits count nothing while Redis cannot count (${why})`);
+    }
+    return UNCOUNTED;
+  }
+}
+
+/**
+ * Per-token and per-address limits on job starts and listings (@nestjs/throttler), counted in Redis under
+ * REDIS_PREFIX and so shared by every API process, applied where RateLimitGuard is; RATE_LIMITS=off turns
+ * them off.
  */
 @Module({})
 export class RateLimitsModule {
-  static forRoot(settings: RateLimitSettings): DynamicModule {
+  static forRoot(settings: RateLimitSettings, redisPrefix: string): DynamicModule {
     return {
       module: RateLimitsModule,
       global: true,
       imports: [
-        ThrottlerModule.forRoot({
-          throttlers: throttlers(settings),
-          setHeaders: false,
+        ThrottlerModule.forRootAsync({
+          inject: [REDIS_CLIENT],
+          useFactory: (redis: Redis) => ({
+            throttlers: throttlers(settings),
+            setHeaders: false,
+            storage: new SharedRateCounts(redis),
+            // the storage adds the throttler's name
+            generateKey: (_context, tracker) => `${redisPrefix}:rate-limit:${tracker}`,
+          }),
         }),
       ],
       providers: [RateLimitGuard],
