@@ -33,6 +33,24 @@ describe('the shared upstream client', () => {
       })
       .route('GET', '/status/{code}', (request, answer) =>
         answer.json(Number(request.params.code), { message: `said ${request.params.code}` }),
+      )
+      // an upstream that echoes the request's headers in its error, as some proxies and debug pages do
+      .route('GET', '/echo-json', (request, answer) =>
+        answer.json(400, { message: `Bad request. Headers: ${JSON.stringify(request.headers)}` }),
+      )
+      .route('GET', '/echo-text', (request, answer) =>
+        answer.send(
+          500,
+          Buffer.from(`oops\r\nAuthorization: ${request.headers.authorization}\r\n${'x'.repeat(400)}`),
+          {
+            'content-type': 'text/plain',
+          },
+        ),
+      )
+      .route('GET', '/echo-other', (_request, answer) =>
+        answer.json(400, {
+          error: 'rejected: Authorization: Bearer ghp_someoneElsesToken123 and ?access_token=abc123456',
+        }),
       );
     storage.route('GET', '/blob', (_request, answer) => answer.send(200, Buffer.from('stored bytes')));
   });
@@ -187,6 +205,25 @@ describe('the shared upstream client', () => {
     expect((await failureOf(client.json({ url: 'status/422' }))).message).toBe(
       'Example answered 422: said 422 (/v1/status/422).',
     );
+  });
+
+  it("passes on the upstream's status and a cleaned message, never a credential it echoed", async () => {
+    const json = await failureOf(client.json({ url: 'echo-json' }));
+    expect(json.status).toBe(502);
+    expect(json.message).toMatch(/^Example answered 400: Bad request\. Headers: /);
+    const text = await failureOf(client.json({ url: 'echo-text' }));
+    expect(text.message).toMatch(
+      /^Example answered 500: oops Authorization: \[redacted\] x+… \(\/v1\/echo-text\)\.$/,
+    );
+    expect(text.message.length).toBeLessThan(260);
+    const other = await failureOf(client.json({ url: 'echo-other' }));
+    expect(other.message).toBe(
+      'Example answered 400: rejected: Authorization: [redacted] and ?access_token=[redacted] (/v1/echo-other).',
+    );
+    for (const { message } of [json, text, other]) {
+      expect(message).not.toContain('s3cret');
+      expect(message).not.toMatch(/someoneElses|abc123456/);
+    }
   });
 
   it('times out an upstream that stops sending, after its retries', async () => {

@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { ConnectorError } from '../connector-error';
 import {
+  cleanUpstreamText,
   linkRelations,
   readJson,
   type RateLimitRules,
@@ -209,5 +210,5 @@ export class GitHubApi {
 /** What a GitHub error answer says, briefly. */
 export function errorSummary(error: GitHubError): string {
   const details = (error.errors ?? []).map((detail) => detail.message ?? detail.code).filter(Boolean);
-  return [error.message ?? 'no reason given', ...details].join(': ').slice(0, 300);
+  return cleanUpstreamText([error.message ?? 'no reason given', ...details].join(': '));
 }

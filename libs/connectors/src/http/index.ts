@@ -1,3 +1,4 @@
 export * from './link-header';
 export * from './retry-policy';
 export * from './upstream';
+export * from './upstream-text';

@@ -9,6 +9,7 @@ import type { UpstreamSettings } from '@app/config';
 // the definitions alone: the rest of observability depends on the connectors
 import { upstreamRequests, upstreamRetries } from './upstream-metrics';
 import { decideRetry, type AttemptFailure, type RateLimitRules } from './retry-policy';
+import { cleanUpstreamText, secretsOf } from './upstream-text';
 
 export type RequestBody = string | Buffer | Readable;
 
@@ -326,11 +327,12 @@ export class UpstreamClient {
 
   /**
    * The ConnectorError an unsuccessful answer stands for (docs/behaviour.md#checks-before-the-202): 401 a token the upstream refuses, 403 no
-   * access, 404 an unknown resource, 410 gone; a rate limit that lasts, and anything else, name the upstream
-   * and what it said. The body is read (a little of it) and released.
+   * access, 404 an unknown resource, 410 gone; a rate limit that lasts, and anything else, name the upstream,
+   * its status and what it said, cleaned of anything like a credential (docs/limits.md#upstream-errors). The
+   * body is read (a little of it) and released.
    */
   async failure(response: UpstreamResponse, resourceId?: string): Promise<ConnectorError> {
-    const said = await upstreamMessage(response);
+    const said = cleanUpstreamText(await upstreamMessage(response), secretsOf(this.credentials));
     switch (response.status) {
       case 401:
         return ConnectorError.invalidToken(401);
@@ -363,7 +365,7 @@ function isRateLimitAnswer(response: UpstreamResponse): boolean {
   );
 }
 
-/** A short text of what the upstream said in an error body (its `message` or `error`), for messages. */
+/** What the upstream said in an error body (its `message` or `error`, or its text), uncleaned. */
 async function upstreamMessage(response: UpstreamResponse): Promise<string> {
   let text = '';
   try {
@@ -384,9 +386,9 @@ function saidIn(text: string): string {
   try {
     const parsed = JSON.parse(text) as { message?: unknown; error?: unknown; errors?: unknown };
     const said = parsed.message ?? parsed.error ?? parsed.errors;
-    return (typeof said === 'string' ? said : JSON.stringify(said ?? '')).slice(0, 300);
+    return typeof said === 'string' ? said : JSON.stringify(said ?? '');
   } catch {
-    return text.trim().slice(0, 300);
+    return text;
   }
 }
 
