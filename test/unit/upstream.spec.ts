@@ -1,4 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { Upstream, decideRetry, rateLimitWait, type UpstreamClient } from '@app/connectors';
 import { FakeServer } from '../fakes/fake-server';
@@ -249,6 +251,87 @@ describe('the shared upstream client', () => {
     expect(api.requests[0].headers.authorization).toBeUndefined();
     const down = await new Upstream('Down', 'http://127.0.0.1:9/', TEST_UPSTREAM).probe('x', 1000);
     expect(down).toEqual({ ok: false, detail: 'Could not connect to Down: ECONNREFUSED' });
+  });
+
+  describe('deadlines (an upstream that trickles)', () => {
+    /** An upstream that answers at once and then sends its body a few bytes at a time, or drops it midway. */
+    let trickling: Server;
+    let origin: string;
+    let rateLimited = 0;
+
+    beforeAll(async () => {
+      trickling = createServer((request, response) => {
+        const path = request.url ?? '';
+        if (path.startsWith('/rate-limited') && rateLimited++ === 0) {
+          response.writeHead(429, { 'retry-after': '2', 'content-length': '0' }).end();
+          return;
+        }
+        const fast = path.startsWith('/fast');
+        const size = fast ? 4 << 20 : 100_000;
+        response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': size });
+        if (fast) return void response.end(Buffer.alloc(size, 1));
+        if (path.startsWith('/rate-limited')) return void response.end(Buffer.alloc(size, 1));
+        let sent = 0;
+        const timer = setInterval(() => {
+          // `/drop`: the connection is dropped after 20 bytes, with no range support to resume from
+          if (path.startsWith('/drop') && sent >= 20) return void response.socket?.destroy();
+          response.write(Buffer.alloc(5, 1));
+          if ((sent += 5) >= size) response.end();
+        }, 100);
+        response.once('close', () => clearInterval(timer));
+      });
+      await new Promise<void>((resolve) => trickling.listen(0, '127.0.0.1', resolve));
+      origin = `http://127.0.0.1:${(trickling.address() as AddressInfo).port}`;
+    });
+
+    afterAll(() => new Promise((resolve) => trickling.close(resolve)));
+
+    const clientWith = (settings: Partial<typeof TEST_UPSTREAM>) =>
+      new Upstream('Trickle', origin, { ...TEST_UPSTREAM, ...settings }).as(TOKEN);
+
+    it('gives a record or a page its whole deadline, not a timeout between chunks: 504 naming the upstream', async () => {
+      const started = Date.now();
+      expect(await failureOf(clientWith({ deadlineMs: 1500 }).json({ url: 'slow' }))).toEqual({
+        status: 504,
+        message: 'Trickle did not answer within 1.5 s (GET /slow).',
+      });
+      // the whole body, 5 bytes every 100 ms, would take 2,000 s
+      expect(Date.now() - started).toBeLessThan(3000);
+    });
+
+    it('leaves the waits a rate limit asks for out of the deadline', async () => {
+      const upstream = clientWith({ deadlineMs: 1500, maxWaitMs: 5000 });
+      const started = Date.now();
+      const response = await upstream.stream({ url: 'rate-limited' });
+      expect((await readAll(response.body)).length).toBe(100_000);
+      expect(rateLimited).toBe(2);
+      // the call took longer than its deadline, all of it the wait the upstream asked for
+      expect(Date.now() - started).toBeGreaterThan(1900);
+    });
+
+    it('answers 502 naming the upstream when a body breaks off and cannot be resumed', async () => {
+      expect(await failureOf(readAll((await clientWith({}).stream({ url: 'drop' })).body))).toEqual({
+        status: 502,
+        message: expect.stringMatching(/^Trickle broke off its answer \(GET \/drop\): /),
+      });
+    });
+
+    it("holds a file's body to a minimum pace, and not a reader that is slow itself", async () => {
+      // 50 bytes a second against a minimum of 1 KiB a second: cut after the first 10 s window
+      const started = Date.now();
+      const slow = await clientWith({ minBytesPerSecond: 1024 }).stream({ url: 'slow-file' });
+      expect(await failureOf(readAll(slow.body))).toEqual({
+        status: 504,
+        message: expect.stringMatching(
+          /^Trickle sent \d+ bytes in 10 s, slower than the 1024 bytes a second a file must come at \(GET \/slow-file\)\.$/,
+        ),
+      });
+      expect(Date.now() - started).toBeLessThan(14_000);
+      // a fast upstream whose reader waits 11 s before reading 4 MiB: the upstream was not the slow one
+      const fast = await clientWith({ minBytesPerSecond: 1024 }).stream({ url: 'fast-file' });
+      await new Promise((resolve) => setTimeout(resolve, 11_000));
+      expect((await readAll(fast.body)).length).toBe(4 << 20);
+    }, 40_000);
   });
 
   describe('retry policy', () => {

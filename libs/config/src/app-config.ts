@@ -158,6 +158,19 @@ class Environment {
 
   @IsOptional()
   @Transform(toInt)
+  @IsInt({ message: 'UPSTREAM_DEADLINE_MS must be an integer' })
+  @Min(100)
+  @Max(3_600_000)
+  UPSTREAM_DEADLINE_MS: number = 30_000;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'UPSTREAM_MIN_RATE must be an integer (bytes a second)' })
+  @Min(1)
+  UPSTREAM_MIN_RATE: number = 8192;
+
+  @IsOptional()
+  @Transform(toInt)
   @IsInt({ message: 'UPSTREAM_RETRIES must be an integer' })
   @Min(0)
   @Max(20)
@@ -458,6 +471,10 @@ class Environment {
 export interface UpstreamSettings {
   /** how long a request waits for the answer's headers, and between two chunks of its body */
   timeoutMs: number;
+  /** the longest one call may take to its answer's last byte (a file: to its headers), waits left out */
+  deadlineMs: number;
+  /** the slowest a file's body may come, in bytes a second, while we wait on the upstream */
+  minBytesPerSecond: number;
   /** attempts after the first one, on 429, 5xx and connection errors */
   retries: number;
   /** the first wait before a retry; it doubles with each retry */
@@ -603,6 +620,8 @@ export class AppConfig {
     this.statusTimeoutMs = env.STATUS_TIMEOUT_MS;
     this.upstream = {
       timeoutMs: env.UPSTREAM_TIMEOUT_MS,
+      deadlineMs: env.UPSTREAM_DEADLINE_MS,
+      minBytesPerSecond: env.UPSTREAM_MIN_RATE,
       retries: env.UPSTREAM_RETRIES,
       retryBaseMs: env.UPSTREAM_RETRY_BASE_MS,
       maxWaitMs: env.UPSTREAM_MAX_WAIT_MS,

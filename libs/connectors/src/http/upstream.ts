@@ -8,6 +8,7 @@ import { ConnectorError } from '../connector-error';
 import type { UpstreamSettings } from '@app/config';
 // the definitions alone: the rest of observability depends on the connectors
 import { upstreamRequests, upstreamRetries } from './upstream-metrics';
+import { CallWatch, type WatchedOptions } from './call-watch';
 import { decideRetry, type AttemptFailure, type RateLimitRules } from './retry-policy';
 import { cleanUpstreamText, secretsOf } from './upstream-text';
 
@@ -46,12 +47,16 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** A 403 body read to see whether its message names a rate limit: an error message is far shorter. */
 const MESSAGE_BYTES = 64 << 10;
 
+/** What a call's answer is: a record or a page, held to a deadline; or a file's bytes, held to a pace. */
+export type AnswerKind = 'answer' | 'file';
+
 /**
  * One upstream repository API (GitHub, OSF, ...) as the connectors reach it: a keep-alive connection pool
  * with timeouts, retries with backoff on 429, 5xx and connection errors that honour `Retry-After` and
  * rate-limit reset headers, and redirects followed by hand so that credentials go only to the origins
  * trusted with them (the API's own, and those the connector names, such as OSF's file service), never to a
- * storage host a download redirects to.
+ * storage host a download redirects to. Every call has a deadline, and a file's body a minimum pace
+ * (CallWatch, docs/limits.md#upstream-deadlines).
  *
  * GET and HEAD go through undici's RetryAgent, which also resumes a body cut off midway with a Range
  * request. Requests with a body are retried here instead, because the RetryAgent cannot send a stream twice:
@@ -62,7 +67,10 @@ export class Upstream {
   readonly baseUrl: URL;
   private readonly trusted: Set<string>;
   private readonly agent: Agent;
-  private readonly retrying: RetryAgent;
+  /** GET and HEAD: retried by undici, watched by the call's CallWatch */
+  private readonly retrying: Dispatcher;
+  /** requests with a body, retried here, watched likewise */
+  private readonly sending: Dispatcher;
   private readonly logger: Logger;
 
   constructor(
@@ -97,9 +105,15 @@ export class Upstream {
         );
         if (!decision.retry) return callback(error);
         this.noteRetry(opts.method, String(opts.path).split('?')[0], failure.statusCode ?? failure.code);
-        setTimeout(() => callback(null), decision.waitMs).unref();
+        const watch = (opts as WatchedOptions).watch;
+        watch?.hold();
+        setTimeout(() => {
+          watch?.run();
+          callback(null);
+        }, decision.waitMs).unref();
       },
-    });
+    }).compose(CallWatch.interceptor());
+    this.sending = this.agent.compose(CallWatch.interceptor());
   }
 
   /** A view of the upstream that sends `credentials` (headers) to the trusted origins only. */
@@ -146,8 +160,16 @@ export class Upstream {
     }
   }
 
-  /** One request, retried and redirected; an answer of any status is returned (see UpstreamClient). */
-  async send(request: UpstreamRequest, credentials: Record<string, string>): Promise<UpstreamResponse> {
+  /**
+   * One request, retried and redirected; an answer of any status is returned (see UpstreamClient). Its
+   * deadline runs until the answer's last byte; for a `file`, until the headers of a successful answer, and
+   * then its body is held to a minimum pace.
+   */
+  async send(
+    request: UpstreamRequest,
+    credentials: Record<string, string>,
+    kind: AnswerKind = 'answer',
+  ): Promise<UpstreamResponse> {
     let method = (request.method ?? 'GET').toUpperCase();
     let url = this.resolve(request.url, request.query);
     let body = request.body;
@@ -157,12 +179,21 @@ export class Upstream {
       headers['content-type'] = 'application/json';
       body = () => text;
     }
+    const limits = {
+      deadlineMs: this.settings.deadlineMs,
+      minBytesPerSecond: kind === 'file' ? this.settings.minBytesPerSecond : undefined,
+    };
+    const watch = new CallWatch(limits, this.name, () => `${method} ${url.pathname}`);
     let redirects = 0;
     let limited = 0;
     for (;;) {
+      watch.run();
       const response = await this.counted(method, () =>
-        this.attempt(method, url, headers, credentials, body, request.idempotent),
-      );
+        this.attempt(method, url, headers, credentials, body, request.idempotent, watch),
+      ).catch((error: unknown) => {
+        watch.stop();
+        throw error;
+      });
       const answer = await this.unlessRateLimited(response);
       if (answer === 'rate limited') {
         const decision = decideRetry(
@@ -174,7 +205,7 @@ export class Upstream {
         );
         if (!decision.retry) throw rateLimitUsedUp(this.name);
         this.noteRetry(method, url.pathname, `${response.statusCode} (a rate limit)`);
-        await sleep(decision.waitMs);
+        await waitBetween(watch, decision.waitMs);
         continue;
       }
       const location = response.headers.location;
@@ -215,21 +246,24 @@ export class Upstream {
     credentials: Record<string, string>,
     body: UpstreamRequest['body'],
     idempotent: boolean | undefined,
+    watch: CallWatch,
   ): Promise<Dispatcher.ResponseData> {
     // credentials only for the origins trusted with them: never for a host a redirect points to
     const sent = this.isTrusted(url) ? { ...headers, ...credentials } : headers;
-    const options = { method: method, origin: url.origin, path: pathOf(url) };
+    const options = { method: method, origin: url.origin, path: pathOf(url), headers: sent, watch };
     if (!body) {
       try {
-        return await this.retrying.request({ ...options, headers: sent });
+        return await this.retrying.request(options);
       } catch (error) {
+        // the call's own deadline, already worded
+        if (error instanceof ConnectorError) throw error;
         throw this.unreachable(error, method, url);
       }
     }
     for (let attempt = 1; ; attempt++) {
       let failure: AttemptFailure;
       try {
-        const response = await this.agent.request({ ...options, headers: sent, body: await body() });
+        const response = await this.sending.request({ ...options, body: watchedBody(await body(), watch) });
         failure = { status: response.statusCode, headers: response.headers };
         const decision = decideRetry(failure, attempt, method, this.settings, {
           idempotent,
@@ -238,10 +272,11 @@ export class Upstream {
         if (response.statusCode < 400 || !decision.retry) return response;
         await response.body.dump();
         this.noteRetry(method, url.pathname, response.statusCode);
-        await sleep(decision.waitMs);
+        await waitBetween(watch, decision.waitMs);
       } catch (error) {
         failure = { code: (error as { code?: string }).code };
-        // a failure of the body itself (a source that broke off) is not the upstream's: it goes as it came
+        // a failure of the body itself (a source that broke off) is not the upstream's, and the deadline is
+        // already worded: they go as they came
         if (failure.code === undefined) throw error;
         const decision = decideRetry(failure, attempt, method, this.settings, {
           idempotent,
@@ -249,7 +284,7 @@ export class Upstream {
         });
         if (!decision.retry) throw this.unreachable(error, method, url);
         this.noteRetry(method, url.pathname, failure.code);
-        await sleep(decision.waitMs);
+        await waitBetween(watch, decision.waitMs);
       }
     }
   }
@@ -318,9 +353,9 @@ export class UpstreamClient {
     await response.body.dump();
   }
 
-  /** A successful answer's body as a stream, for file contents. */
+  /** A successful answer's body as a stream, for file contents: held to a minimum pace, not a deadline. */
   async stream(request: UpstreamRequest, resourceId?: string): Promise<UpstreamResponse> {
-    const response = await this.request(request);
+    const response = await this.upstream.send(request, this.credentials, 'file');
     if (response.status >= 300) throw await this.failure(response, resourceId);
     return response;
   }
@@ -444,6 +479,25 @@ export async function readJson<T>(response: UpstreamResponse, upstreamName: stri
   } catch {
     throw new ConnectorError(502, `${upstreamName} answered with something that is not JSON.`);
   }
+}
+
+/** A wait between attempts, which the call's deadline leaves out. */
+async function waitBetween(watch: CallWatch, waitMs: number): Promise<void> {
+  watch.hold();
+  await sleep(waitMs);
+  watch.run();
+}
+
+/**
+ * A request body as sent: a stream (a file going up) stops the deadline until it has been read whole, as its
+ * time is the size of the file's; the answer to it is then held to the deadline.
+ */
+function watchedBody(body: RequestBody, watch: CallWatch): RequestBody {
+  if (body instanceof Readable) {
+    watch.hold();
+    body.once('end', () => watch.run());
+  }
+  return body;
 }
 
 function pathOf(url: URL): string {
