@@ -19,7 +19,7 @@ async function bootstrap(): Promise<void> {
   app.use(httpMetrics([ADMIN_QUEUES_ROUTE]));
   applyBrowserAccess(app, config);
   setUpApiDocs(app);
-  applyProtocolEdges(app.getHttpServer());
+  applyProtocolEdges(app.getHttpServer(), config.requestLimits);
   await app.listen(config.port, config.host);
   logger.log(`API listening on http://${config.host}:${config.port} with ${targets.targets.length} targets`);
 }

@@ -292,6 +292,18 @@ class Environment {
 
   @IsOptional()
   @Transform(toInt)
+  @IsInt({ message: 'REQUEST_TIMEOUT_MS must be an integer' })
+  @Min(1000)
+  REQUEST_TIMEOUT_MS: number = 2 * 3600 * 1000;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'REQUEST_BODY_MIN_RATE must be an integer (bytes a second)' })
+  @Min(1)
+  REQUEST_BODY_MIN_RATE: number = 1024;
+
+  @IsOptional()
+  @Transform(toInt)
   @IsInt({ message: 'UPLOAD_INSPECTIONS must be an integer' })
   @Min(1)
   @Max(64)
@@ -582,6 +594,8 @@ export class AppConfig {
   readonly hashThreads: number;
   /** largest request body of an upload (413 above it) */
   readonly maxUploadBytes: number;
+  /** how long a request may take to arrive whole, and the slowest its body may come (408 past either) */
+  readonly requestLimits: { timeoutMs: number; minBodyBytesPerSecond: number };
   /** packages one API process inspects at once */
   readonly uploadInspections: number;
   /** what an uploaded zip may hold: entries, decompressed bytes, compression ratio (zip bombs) */
@@ -638,6 +652,10 @@ export class AppConfig {
     this.smtpUrl = env.SMTP_URL;
     this.hashThreads = env.HASH_THREADS;
     this.maxUploadBytes = env.MAX_UPLOAD_BYTES;
+    this.requestLimits = {
+      timeoutMs: env.REQUEST_TIMEOUT_MS,
+      minBodyBytesPerSecond: env.REQUEST_BODY_MIN_RATE,
+    };
     this.uploadInspections = env.UPLOAD_INSPECTIONS;
     this.zipLimits = {
       maxEntries: env.MAX_ZIP_ENTRIES,

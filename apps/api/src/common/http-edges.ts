@@ -24,12 +24,31 @@ function errorBody(message: string): Buffer {
 /** Requests that asked for `100 Continue` and were sent it. */
 const continued = new WeakSet<IncomingMessage>();
 
+/** How long a request may take to arrive, and how slowly its body may come (docs/limits.md#request-bodies). */
+export interface RequestLimits {
+  /** from its first byte to the last of its body */
+  timeoutMs: number;
+  /** bytes a second, judged on each BODY_PACE_WINDOW_SECONDS during which the application reads the body */
+  minBodyBytesPerSecond: number;
+}
+
+const BODY_PACE_WINDOW_SECONDS = 10;
+
 /**
  * Adapts Node's HTTP server to the API's protocol rules: a request with `Expect: 100-continue` is told to go on
- * only when the application starts reading its body (after the checks that come first), and the errors Node
- * answers itself (malformed requests, oversized headers) are answered as `{"error": ...}` like every other.
+ * only when the application starts reading its body (after the checks that come first), a request must arrive
+ * within `limits` (a body at 1 byte a second would otherwise hold an upload's slot for minutes), and the errors
+ * Node answers itself (malformed requests, oversized headers, a request not received in time) are answered as
+ * `{"error": ...}` like every other.
  */
-export function applyProtocolEdges(server: Server): void {
+export function applyProtocolEdges(server: Server, limits: RequestLimits): void {
+  // Node's own bound on a whole request, checked every 30 s; its default (300 s) cut off any larger upload.
+  // Node applies a changed requestTimeout only when it is not below headersTimeout.
+  server.requestTimeout = limits.timeoutMs;
+  server.headersTimeout = Math.min(server.headersTimeout, limits.timeoutMs);
+  server.on('request', (request: IncomingMessage, response: ServerResponse) =>
+    watchBodyPace(request, response, limits.minBodyBytesPerSecond),
+  );
   server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
     // Streams emit 'resume' when something starts reading them (a body parser's 'data', multer's pipe).
     request.once('resume', () => {
@@ -45,12 +64,67 @@ export function applyProtocolEdges(server: Server): void {
     response.end(body);
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) =>
-    answerClientError(error, socket),
+    answerClientError(error, socket, limits),
   );
 }
 
+/**
+ * Cuts off a request whose body comes slower than `minBytesPerSecond` with 408 and closes its connection, so
+ * that whatever reads the body fails and lets go of what it holds (an upload's slot, its partial file). Only
+ * the seconds during which the application reads the body count: not those before it starts (its checks come
+ * first; a client waiting for `100 Continue` sends nothing) nor those while it holds the body back.
+ */
+function watchBodyPace(request: IncomingMessage, response: ServerResponse, minBytesPerSecond: number): void {
+  const declared = Number(request.headers['content-length'] ?? 0);
+  if (request.headers['transfer-encoding'] === undefined && !(declared > 0)) return;
+  const socket = request.socket;
+  let counted = socket.bytesRead;
+  let window = { seconds: 0, bytes: 0 };
+  const pace = setInterval(() => {
+    const arrived = socket.bytesRead - counted;
+    counted = socket.bytesRead;
+    if (request.readableFlowing !== true) return;
+    window.seconds += 1;
+    window.bytes += arrived;
+    if (window.seconds < BODY_PACE_WINDOW_SECONDS) return;
+    if (window.bytes < minBytesPerSecond * BODY_PACE_WINDOW_SECONDS) {
+      stop();
+      const rate = Math.floor(window.bytes / BODY_PACE_WINDOW_SECONDS);
+      answerAndClose(
+        request,
+        response,
+        `PresQT Error: the request body came at ${rate} bytes a second, slower than the ${minBytesPerSecond} the server waits for; the request was cut off. Send it again over a faster connection.`,
+      );
+    }
+    window = { seconds: 0, bytes: 0 };
+  }, 1000);
+  pace.unref();
+  const stop = () => clearInterval(pace);
+  request.once('end', stop);
+  request.once('close', stop);
+}
+
+/**
+ * Answers 408 at once and then ends the request with an error, so that what reads its body (multer) fails
+ * and lets go of what it holds: a request whose answer has finished is no longer aborted when its
+ * connection closes, and would be read from for ever.
+ */
+function answerAndClose(request: IncomingMessage, response: ServerResponse, message: string): void {
+  const cutOff = new Error(message);
+  if (response.headersSent) {
+    request.destroy(cutOff);
+    return;
+  }
+  const body = errorBody(message);
+  response.writeHead(408, { ...JSON_HEADERS, 'Content-Length': body.length, Connection: 'close' });
+  response.end(body, () => request.destroy(cutOff));
+}
+
 /** Node's own choice of status for a request it could not parse, with the same wording for every client. */
-function clientErrorAnswer(code: string | undefined): { status: number; message: string } {
+function clientErrorAnswer(
+  code: string | undefined,
+  limits: RequestLimits,
+): { status: number; message: string } {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
       return {
@@ -63,7 +137,10 @@ function clientErrorAnswer(code: string | undefined): { status: number; message:
         message: 'PresQT Error: the chunk extensions of the request body are too large.',
       };
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return { status: 408, message: 'PresQT Error: the request was not received in time.' };
+      return {
+        status: 408,
+        message: `PresQT Error: the request was not received within ${limits.timeoutMs / 1000} s; the request was cut off.`,
+      };
     default:
       return {
         status: 400,
@@ -73,11 +150,11 @@ function clientErrorAnswer(code: string | undefined): { status: number; message:
   }
 }
 
-function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, limits: RequestLimits): void {
   // As Node does: answer only on a socket that can still be written and has no answer under way.
   const bytesWritten = (socket as Duplex & { bytesWritten?: number }).bytesWritten ?? 0;
   if (error.code !== 'ECONNRESET' && socket.writable && bytesWritten === 0) {
-    const { status, message } = clientErrorAnswer(error.code);
+    const { status, message } = clientErrorAnswer(error.code, limits);
     const body = errorBody(message);
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${JSON_HEADERS['Content-Type']}\r\n` +

@@ -29,6 +29,10 @@ export async function receiveUpload(
   const declared = Number(request.header('content-length'));
   if (declared > maxBytes + MULTIPART_ALLOWANCE) throw tooLarge(maxBytes);
   await mkdir(dir, { recursive: true });
+  // a request cut off (or given up by its client) during the checks before this: multer would wait for ever
+  // on a body that can no longer come, and the user's upload slot with it
+  if (request.destroyed)
+    throw ServiceError.badRequest('PresQT Error: the connection closed before the package was received.');
   const upload = multer({
     storage: multer.diskStorage({
       destination: dir,
