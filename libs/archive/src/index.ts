@@ -1,4 +1,4 @@
-export { unsafePathReason } from './safe-path';
+export { pathLimitProblem, unsafePathReason, type PathLimits } from './safe-path';
 export {
   DEFAULT_ZIP_LIMITS,
   RATIO_FLOOR_BYTES,

@@ -13,3 +13,27 @@ export function unsafePathReason(path: string): string | null {
     return "contains an empty or '.' segment";
   return null;
 }
+
+/** How deep and how long a path written at a target may be (docs/limits.md#path-limits). */
+export interface PathLimits {
+  /** folders and the file: `a/b/c.txt` is 3 deep */
+  maxDepth: number;
+  /** UTF-8 bytes of the whole path */
+  maxBytes: number;
+}
+
+/**
+ * Why a '/'-separated path would not be written at a target (deeper or longer than `limits`: a filesystem
+ * fails such a path with ENAMETOOLONG halfway through a job), or null when it would; the path is named
+ * shortened.
+ */
+export function pathLimitProblem(path: string, limits: PathLimits): string | null {
+  const shown = path.length > 60 ? `'${path.slice(0, 60)}…'` : `'${path}'`;
+  const depth = path.split('/').length;
+  if (depth > limits.maxDepth)
+    return `${shown} is ${depth} levels deep, deeper than the ${limits.maxDepth} allowed (MAX_PATH_DEPTH)`;
+  const bytes = Buffer.byteLength(path);
+  if (bytes > limits.maxBytes)
+    return `${shown} is ${bytes} bytes long, longer than the ${limits.maxBytes} allowed (MAX_PATH_BYTES)`;
+  return null;
+}

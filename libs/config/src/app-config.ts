@@ -323,6 +323,18 @@ class Environment {
 
   @IsOptional()
   @Transform(toInt)
+  @IsInt({ message: 'MAX_PATH_DEPTH must be an integer' })
+  @Min(1)
+  MAX_PATH_DEPTH: number = 64;
+
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'MAX_PATH_BYTES must be an integer' })
+  @Min(1)
+  MAX_PATH_BYTES: number = 1024;
+
+  @IsOptional()
+  @Transform(toInt)
   @IsInt({ message: 'MAX_ZIP_RATIO must be an integer' })
   @Min(2)
   MAX_ZIP_RATIO: number = 200;
@@ -600,6 +612,8 @@ export class AppConfig {
   readonly uploadInspections: number;
   /** what an uploaded zip may hold: entries, decompressed bytes, compression ratio (zip bombs) */
   readonly zipLimits: { maxEntries: number; maxTotalBytes: number; maxRatio: number };
+  /** how deep and how long a path that an upload or a transfer writes at a target may be */
+  readonly pathLimits: { maxDepth: number; maxBytes: number };
   /**
    * the keyword enhancer: the embedded WordNet one, or a vocabulary service at `url` whose enhancement gives
    * way to the embedded one after `timeoutMs`
@@ -662,6 +676,7 @@ export class AppConfig {
       maxTotalBytes: env.MAX_ZIP_BYTES,
       maxRatio: env.MAX_ZIP_RATIO,
     };
+    this.pathLimits = { maxDepth: env.MAX_PATH_DEPTH, maxBytes: env.MAX_PATH_BYTES };
     this.keywordEnhancer = keywordEnhancerSettings(env);
     this.fairshake = fairshakeSettings(env);
     this.emulationApiUrl = env.EMULATION_API_URL?.replace(/\/+$/, '');

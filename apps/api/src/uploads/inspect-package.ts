@@ -1,4 +1,4 @@
-import { openZip, type ZipLimits } from '@app/archive';
+import { openZip, pathLimitProblem, type PathLimits, type ZipArchive, type ZipLimits } from '@app/archive';
 import {
   findBagRoot,
   validateBag,
@@ -22,6 +22,8 @@ import { WritableCheck, type WritableRules } from './check-writable';
 export interface PackageInspection {
   zipFile: string;
   limits: ZipLimits;
+  /** how deep and long a path written at the target may be */
+  pathLimits: PathLimits;
   /** the package makes a new top-level resource, named after the one folder in its data/ */
   newProject: boolean;
   /** the target's rules for the names and files it can hold */
@@ -41,6 +43,7 @@ export async function inspectPackage(inspection: PackageInspection): Promise<Upl
   const payload = new JsonLinesWriter<UploadedFile>(inspection.payloadFile);
   try {
     const root = findBagRoot(zip.entries);
+    refuseLongPaths(zip, root, inspection.pathLimits);
     const source = zipBagSource(zip, root);
     const listing = new PayloadListing(inspection, source, payload);
     const validation = await validateBag(source, (file) => listing.add(file));
@@ -66,6 +69,22 @@ export async function inspectPackage(inspection: PackageInspection): Promise<Upl
     throw error;
   } finally {
     zip.close();
+  }
+}
+
+/**
+ * Every path the payload would write at the target (from data/, so a new project's title is its first
+ * segment) within the depth and length limits, checked before any file is hashed.
+ */
+function refuseLongPaths(zip: ZipArchive, root: string, limits: PathLimits): void {
+  const payload = `${root}data/`;
+  for (const entry of zip.entries) {
+    if (!entry.path.startsWith(payload)) continue;
+    const problem = pathLimitProblem(entry.path.slice(payload.length).replace(/\/$/, ''), limits);
+    if (problem)
+      throw ServiceError.badRequest(
+        `PresQT Error: the package holds a path the target cannot hold: ${problem}.`,
+      );
   }
 }
 

@@ -78,6 +78,7 @@ export class UploadsService {
         inspectPackage({
           zipFile: file,
           limits: this.config.zipLimits,
+          pathLimits: this.config.pathLimits,
           newProject: containerId === null,
           writable: target.connector,
           payloadFile,

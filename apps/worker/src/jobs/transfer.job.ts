@@ -72,14 +72,10 @@ export class TransferJob implements JobHandler<'transfer'> {
     const to = await destination.connector.open(this.cipher.decrypt(payload.destinationToken));
     const resource = await from.getResource(payload.sourceResourceId);
 
-    const { folders } = await countFiles(
-      from,
-      resource.id,
-      resource.title,
-      context,
-      workDir,
-      (size) => destination.connector.fileSizeProblem?.(size) ?? null,
-    );
+    const { folders } = await countFiles(from, resource.id, resource.title, context, workDir, {
+      fileSizeProblem: (size) => destination.connector.fileSizeProblem?.(size) ?? null,
+      pathLimits: this.config.pathLimits,
+    });
     context.setMessage(
       `Transferring files from ${source.entry.readable_name} to ${destination.entry.readable_name}...`,
     );
