@@ -2,18 +2,26 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { normalizeKeyword } from '@app/keywords';
 
-/** One research dataset of the evaluation set, with a curator's judgment of terms suggested for it. */
+/** One research resource of the evaluation set, with a curator's judgment of terms suggested for it. */
 export interface EvaluatedResource {
   id: string;
   field: 'life' | 'earth' | 'physical' | 'social' | 'computing';
   /** `tune`: the enhancer's weights were chosen looking at these; `held-out`: never looked at while tuning */
   split: 'tune' | 'held-out';
-  /** the record it was taken from, or `typical: ...` for a list written in the manner of such deposits */
+  /** research software described by a paper, or a dataset record */
+  kind: 'software' | 'dataset';
+  /** where the keywords were read: a GitHub repository and path, or a record's address */
   source: string;
   title: string;
+  /** the keywords as the record gives them */
   keywords: string[];
   /** the sense each keyword is meant in, in words */
   senses: Record<string, string>;
+  /**
+   * For each keyword WordNet knows, the number of the WordNet sense meant in bench/keywords/candidates.ts's listing
+   * (WordNet's order, from 1), or null where none of WordNet's senses is the one meant ("python" the language)
+   */
+  wordnet: Record<string, number | null>;
   /** terms a curator would keep for this resource */
   keep: string[];
   /** terms a curator would reject: other senses' words, terms too vague for this resource */
