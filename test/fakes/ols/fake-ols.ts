@@ -65,7 +65,8 @@ export function fakeOls(terms: readonly OlsTerm[]): FakeServer {
   });
   // GET /api/ontologies/{onto}/terms/{iri}/parents (V1OntologyTermController.getParents): the IRI double
   // URL-encoded in the path; a HAL page of terms, `_embedded.terms` left out when there are none; 404 for an
-  // unknown term.
+  // unknown term. A parent the ontology imports from another (an OBI class above an ENVO one) is answered in the
+  // asked ontology, as OLS serves each ontology's whole graph, with is_defining_ontology false.
   fake.route('GET', '/api/ontologies/{onto}/terms/{iri}/parents', (request, answer) => {
     const iri = decodeURIComponent(request.params.iri);
     const term = terms.find((t) => t.ontology === request.params.onto && t.iri === iri);
@@ -78,7 +79,7 @@ export function fakeOls(terms: readonly OlsTerm[]): FakeServer {
       });
     }
     const parents = (term.parents ?? [])
-      .map((parent) => terms.find((t) => t.ontology === term.ontology && t.iri === parent))
+      .map((parent) => terms.find((t) => t.iri === parent))
       .filter((parent): parent is OlsTerm => parent !== undefined);
     answer.json(200, {
       ...(parents.length > 0
@@ -90,7 +91,8 @@ export function fakeOls(terms: readonly OlsTerm[]): FakeServer {
                 label: parent.label,
                 description: parent.description ?? [],
                 synonyms: parent.synonyms ?? [],
-                ontology_name: parent.ontology,
+                ontology_name: term.ontology,
+                is_defining_ontology: parent.ontology === term.ontology,
                 is_obsolete: parent.obsolete ?? false,
               })),
             },
