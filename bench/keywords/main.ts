@@ -1,4 +1,17 @@
-import { WordNetKeywordEnhancer, type KeywordEnhancer } from '@app/keywords';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  HttpKeywordEnhancer,
+  OlsVocabulary,
+  SkosmosVocabulary,
+  WordNetKeywordEnhancer,
+  type Enhancement,
+  type KeywordEnhancer,
+  type VocabularyService,
+} from '@app/keywords';
+import type { FakeServer } from '../../test/fakes/fake-server';
+import { fakeOls, type OlsTerm } from '../../test/fakes/ols/fake-ols';
+import { fakeSkosmos, type SkosConcept } from '../../test/fakes/skosmos/fake-skosmos';
 import {
   loadEvaluationSet,
   verdict,
@@ -10,8 +23,10 @@ import {
 /**
  * bench:keywords: runs each keyword enhancer over the evaluation set (bench/keywords/resources.json) and prints
  * precision (the share of suggestions a curator keeps; an unjudged suggestion counts as not kept) and coverage
- * (the share of resources that get any suggestion), for the tuning split, the held-out split and both.
- * `--details` prints every suggestion for the tuning split with its verdict, `--details=all` for both. docs/keywords.md explains the set and the figures.
+ * (the share of resources that get any suggestion), for the tuning split, the held-out split and both: the
+ * embedded WordNet enhancer, and OLS and Skosmos answered by their fakes holding real vocabulary subsets
+ * (bench/keywords/vocabulary-subsets.ts made them). `--details` prints every suggestion for the tuning split with
+ * its verdict, `--details=all` for both. docs/keywords.md explains the set and the figures.
  */
 
 interface Outcome {
@@ -61,6 +76,40 @@ function report(name: string, outcomes: readonly Outcome[], details: 'tune' | 'a
   }
 }
 
+/** A vocabulary fixture as bench/keywords/vocabulary-subsets.ts wrote it. */
+interface Subset<T> {
+  source: string;
+  entries: T[];
+}
+
+function subset<T>(path: string): Subset<T> {
+  return JSON.parse(readFileSync(join(__dirname, '..', '..', path), 'utf8')) as Subset<T>;
+}
+
+/** The fallback of a vocabulary enhancer in the bench: a failing fake is a broken bench, not a WordNet answer. */
+const noFallback: KeywordEnhancer = {
+  name: 'none',
+  enhance(): Promise<Enhancement> {
+    return Promise.reject(new Error('the vocabulary fake did not answer'));
+  },
+};
+
+/** Runs a vocabulary over the set against its fake, and stops the fake. */
+async function evaluateVocabulary(
+  set: EvaluationSet,
+  fake: FakeServer,
+  service: VocabularyService,
+  path: string,
+): Promise<Outcome[]> {
+  await fake.start();
+  try {
+    const url = fake.origin + path;
+    return await evaluate(set, new HttpKeywordEnhancer(service, { url, timeoutMs: 10_000 }, noFallback));
+  } finally {
+    await fake.stop();
+  }
+}
+
 async function main(): Promise<void> {
   const details = process.argv.includes('--details=all')
     ? 'all'
@@ -77,6 +126,21 @@ async function main(): Promise<void> {
   const outcomes = await evaluate(set, embedded);
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   report(`embedded (WordNet), ${(ms / set.resources.length).toFixed(1)} ms a resource`, outcomes, details);
+
+  const ontologies = subset<OlsTerm>('test/fakes/ols/ontology-subset.json');
+  const ols = new OlsVocabulary({ ontologies: ['envo', 'go', 'chebi', 'uberon', 'pato', 'obi'] });
+  report(
+    `OLS (default ontologies) against its fake holding ${ontologies.entries.length} real terms: ${ontologies.source}`,
+    await evaluateVocabulary(set, fakeOls(ontologies.entries), ols, '/ols4'),
+    details,
+  );
+  const agrovoc = subset<SkosConcept>('test/fakes/skosmos/agrovoc-subset.json');
+  const skosmos = new SkosmosVocabulary({ vocabulary: 'agrovoc', language: 'en' });
+  report(
+    `Skosmos (AGROVOC) against its fake holding ${agrovoc.entries.length} real concepts: ${agrovoc.source}`,
+    await evaluateVocabulary(set, fakeSkosmos('agrovoc', 'en', agrovoc.entries), skosmos, '/browse'),
+    details,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -57,7 +57,7 @@ function clientTargets(): { targetsFile: string; osfRoot: string; githubRoot: st
   writeTree(osfRoot, {
     'alice/Soil Study/README.md': '# Soil\nSoil moisture readings from the north field.\n',
     'alice/Soil Study/data/readings.csv': 'site,value\nA,1\nB,2\n',
-    'alice/Soil Study/.presqt-keywords.json': JSON.stringify(['soil', 'water']),
+    'alice/Soil Study/.presqt-keywords.json': JSON.stringify(['soil', 'water', 'ecology']),
     'alice/Ocean Survey/.presqt-keywords.json': JSON.stringify(['ocean']),
     'alice/Forest Plots/.presqt-keywords.json': JSON.stringify(['forest']),
     'alice/Ocean Survey/notes.txt': 'waves\n',
@@ -317,7 +317,7 @@ describeWithClient(SUITE, () => {
     );
     // the source's keywords and their enhancements, carried to the destination
     const carried = keywordsAt(roots.githubRoot, 'Soil Study');
-    expect(carried).toEqual(expect.arrayContaining(['soil', 'water', 'dirt']));
+    expect(carried).toEqual(expect.arrayContaining(['soil', 'water', 'ecology', 'biology']));
     expect(carried).not.toContain('filth');
     await page.getByText('The following keywords have been added:').waitFor();
     watch.expectClean();
@@ -331,7 +331,7 @@ describeWithClient(SUITE, () => {
       beforeKeywordsStep: async () => {
         const dialog = page.locator('[role=dialog]');
         await dialog.getByText('Select the following keyword suggestions to enhance:').waitFor();
-        await dialog.getByText('woodland', { exact: true }).click();
+        await dialog.getByText('biome', { exact: true }).click();
         const own = dialog.locator('.MuiCollapse-entered input[type=text]');
         await own.fill('canopy');
         await own.press('Enter');
@@ -343,7 +343,7 @@ describeWithClient(SUITE, () => {
     );
     // keywords belong to projects: the destination project gets the source's and those chosen
     expect(keywordsAt(roots.githubRoot, 'Archive')).toEqual(
-      expect.arrayContaining(['forest', 'woodland', 'canopy']),
+      expect.arrayContaining(['forest', 'biome', 'canopy']),
     );
     watch.expectClean();
   });
@@ -391,11 +391,11 @@ describeWithClient(SUITE, () => {
     await openResource('Soil Study');
     await chooseService('Keyword Enhancement');
     const dialog = page.locator('[role=dialog]');
-    await dialog.getByText('dirt', { exact: true }).click();
+    await dialog.getByText('biology', { exact: true }).click();
     await clickInModal(['Next', 'Enhance Keywords']);
     await page.getByText('Keywords Enhanced Successfully.').waitFor();
     expect(keywordsAt(roots.osfRoot, 'Soil Study')).toEqual(
-      expect.arrayContaining(['soil', 'water', 'dirt']),
+      expect.arrayContaining(['soil', 'water', 'ecology', 'biology']),
     );
     watch.expectClean();
   });

@@ -68,11 +68,9 @@ describe('keywords (embedded WordNet enhancer)', () => {
   it("reads a resource's keywords from the target and its metadata file, with sensible enhancements", async () => {
     const res = await http.get(keywordsPath('src', 'Study')).set(ALICE).expect(200);
     expect(res.body.keywords).toEqual(['ocean', 'climate change', 'birds']);
-    // read together: the climate and the birds of an ocean study, none of the everyday senses
-    expect(res.body.enhanced_keywords).toEqual(
-      expect.arrayContaining(['body of water', 'global climate change', 'vertebrate']),
-    );
-    expect(res.body.enhanced_keywords).not.toContain('bird');
+    // read together: the climate change of an ocean study; nothing for "ocean" and "birds", whose WordNet terms
+    // ("body of water", "vertebrate") cover too much to describe it
+    expect(res.body.enhanced_keywords).toEqual(['global climate change']);
     for (const keyword of res.body.keywords) expect(res.body.enhanced_keywords).not.toContain(keyword);
     expect(res.body.all_keywords).toEqual([...res.body.keywords, ...res.body.enhanced_keywords]);
     // without the trailing slash too
@@ -176,20 +174,13 @@ describe('keywords (embedded WordNet enhancer)', () => {
       .send({ keywords: ['Bank', 'river', 'erosion'] })
       .expect(202);
     // the river's bank, not the financial institution
-    expect(post.body.keywords_added).toEqual([
-      'slope',
-      'stream',
-      'eroding',
-      'eating away',
-      'geological process',
-    ]);
+    expect(post.body.keywords_added).toEqual(['slope']);
     expect(post.body.final_keywords).toEqual(['bank', 'river', 'erosion', ...post.body.keywords_added]);
     const java = await http
       .post('/api_v1/services/presqt/keyword_enhancement/')
       .send({ keywords: ['Java', 'software'] })
       .expect(202);
-    expect(java.body.keywords_added).toContain('object-oriented programming language');
-    expect(java.body.keywords_added).not.toContain('coffee');
+    expect(java.body.keywords_added).toEqual(['object-oriented programming language', 'software program']);
     const get = await http
       .get('/api_v1/services/presqt/keyword_enhancement')
       .send({ keywords: ['Bank', 'river', 'erosion'] })
@@ -266,7 +257,7 @@ describe('keywords (embedded WordNet enhancer)', () => {
       const done = await transfer('automatic', ['Tide Pools']);
       expect(done.initial_keywords).toEqual(['ocean', 'climate change', 'sea ice', 'birds']);
       expect(done.enhanced_keywords[0]).toBe('tide pools');
-      expect(done.enhanced_keywords).toEqual(expect.arrayContaining(['global climate change', 'vertebrate']));
+      expect(done.enhanced_keywords).toEqual(['tide pools', 'global climate change']);
       const stored = (await destinationKeywords(done.destination_resource_id)).keywords;
       expect(stored).toEqual(expect.arrayContaining([...done.initial_keywords, ...done.enhanced_keywords]));
       const metadata = readJson<Metadata>(join(destination, 'alice', 'Study (3)', METADATA_FILE));
@@ -327,9 +318,7 @@ describe('keywords with a SciGraph enhancer', () => {
       .set(ALICE)
       .expect(200);
     expect(res.body.keywords).toEqual(['ocean', 'climate change', 'birds']);
-    expect(res.body.enhanced_keywords).toEqual(
-      expect.arrayContaining(['global climate change', 'vertebrate']),
-    );
+    expect(res.body.enhanced_keywords).toEqual(['global climate change']);
     // the log line comes through a pipe of its own: it may arrive after the answer
     await waitForOutput(stack.api, /"level":"warn".*KeywordEnhancer/);
     expect(stack.api.output()).toContain(scigraph.url);

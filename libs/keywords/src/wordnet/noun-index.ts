@@ -25,12 +25,27 @@ export class NounIndex {
 
   /** Offsets of the synsets of `lemma` (lower case, words joined by `_`) in sense order; [] when unknown. */
   senses(lemma: string): number[] {
+    return this.entry(lemma)?.senses ?? [];
+  }
+
+  /**
+   * Whether `lemma` occurs in the sense-tagged corpus WordNet's sense order comes from (its `tagsense_cnt` is not
+   * 0): a word people write, as against a learned or dated name WordNet lists beside it ("uranology").
+   */
+  attested(lemma: string): boolean {
+    return (this.entry(lemma)?.taggedSenses ?? 0) > 0;
+  }
+
+  private entry(lemma: string): { senses: number[]; taggedSenses: number } | undefined {
     const line = this.find(Buffer.from(lemma));
-    if (line === undefined) return [];
+    if (line === undefined) return undefined;
     // lemma pos synset_cnt p_cnt [ptr_symbol...] sense_cnt tagsense_cnt synset_offset...
     const fields = line.trimEnd().split(' ');
     const synsetCount = Number(fields[2]);
-    return fields.slice(fields.length - synsetCount).map(Number);
+    return {
+      senses: fields.slice(fields.length - synsetCount).map(Number),
+      taggedSenses: Number(fields[fields.length - synsetCount - 1]),
+    };
   }
 
   private find(lemma: Buffer): string | undefined {

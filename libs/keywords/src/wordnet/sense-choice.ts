@@ -1,5 +1,5 @@
 import { glossTokens } from './gloss-tokens';
-import { isPersonSense, type SenseProfile } from './sense-profiles';
+import { isField, isPersonSense, type SenseProfile } from './sense-profiles';
 
 /** The noun senses WordNet has for one keyword of a resource, most frequent first. */
 export interface KeywordSenses {
@@ -32,7 +32,7 @@ const WEIGHTS = {
   person: 2.5,
   /** how far the chosen sense must lead the next one */
   margin: 1,
-  /** the context a sense of a word with several needs, unless it is a natural thing in a natural resource */
+  /** the context a sense needs to be taken where the resource says something beside the keyword */
   minContext: 2,
 };
 
@@ -44,9 +44,13 @@ interface Scored {
 
 /**
  * The sense meant by each keyword, read with the resource's other keywords and title, or undefined where it
- * stays unclear: the word has senses WordNet labels as usage (slang, colloquialism) only, no sense leads by a
- * clear margin, or the resource says something and nothing it says bears on the leading sense (a "python"
- * among "data analysis" and "statistics" is not the snake WordNet knows).
+ * stays unclear. Where the resource says something beside the keyword, a sense is taken on evidence: what the
+ * other keywords and the title share with it ("river" for the bank that is a slope), with a clear lead over the
+ * next sense. Without such evidence only two readings are safe: a word WordNet knows in one sense, a thing of the
+ * sciences ("planetesimal"), and a word naming one field of science that the context does not speak against
+ * ("linguistics" the science, not philology). Nothing else is taken on likelihood alone: WordNet lacks many
+ * senses research keywords mean ("python" the language, "pandas" the library), and the likeliest sense it has is
+ * then a wrong one. A keyword alone is read in its likeliest sense, unless that is a kind of person ("git").
  */
 export function chooseSenses(
   keywords: readonly KeywordSenses[],
@@ -54,7 +58,6 @@ export function chooseSenses(
 ): (SenseProfile | undefined)[] {
   const admissible = keywords.map((entry) => entry.senses.filter(isAdmissible));
   const words = keywords.map((entry) => glossTokens(entry.keyword));
-  const naturalKeywords = admissible.map((senses) => senses.length > 0 && senses.every((s) => s.natural));
   return keywords.map((entry, i) => {
     const candidates = admissible[i];
     if (candidates.length === 0) return undefined;
@@ -64,40 +67,32 @@ export function chooseSenses(
     const contextWords = new Set(
       [...titleTokens, ...words.filter((_, j) => j !== i).flat()].filter((word) => !own.has(word)),
     );
-    // the other keywords must bear on a sense; the title's words only add evidence (a title says more than
-    // its subject: "Forest Plots")
     const hasContext = others.length > 0 || words.some((w, j) => j !== i && w.length > 0);
     const hasPeopleless = candidates.some((s) => !isPersonSense(s));
     const scored = candidates
       .map((profile) => score(profile, others, contextWords, hasPeopleless))
       .sort((a, b) => b.total - a.total);
     const [best, second] = scored;
-    // a word with one sense means it, unless that sense is a kind of person ("git"): the resource must be about people
-    if (entry.senses.length === 1 && !isPersonSense(best.profile)) return best.profile;
-    // where the context favours neither of two things of the natural sciences ("soil" the material and
-    // "soil" the land), the more likely reads well enough
-    const undecidedNatural =
-      second && best.context === second.context && best.profile.natural && second.profile.natural;
-    if (second && !undecidedNatural && best.total - second.total < WEIGHTS.margin) return undefined;
-    // a natural thing may share few words with the rest of a resource about natural things: a mouse with a
-    // genome ("the DNA sequence of an organism") or a crane with a wetland
-    const naturalResource =
-      naturalKeywords.some((natural, j) => j !== i && natural) ||
-      [...contextWords].some((word) => best.profile.lineage.has(word)) ||
-      others.some((senses) => senses.some((other) => overlap(best.profile.lineage, other.tokens) > 0));
-    // ... and no other natural reading of the word is favoured more by the context
-    const unrivalled = candidates.every(
-      (other) =>
-        other === best.profile ||
-        !other.natural ||
-        other.instance ||
-        scored.find((x) => x.profile === other)!.context <= best.context,
-    );
-    const naturalDefault = best.profile.natural && unrivalled && naturalResource;
-    if (hasContext && best.context < WEIGHTS.minContext && !naturalDefault) {
-      return undefined;
+    const leads = !second || best.total - second.total >= WEIGHTS.margin;
+    if (leads && best.context >= WEIGHTS.minContext) return best.profile;
+    if (!hasContext) {
+      // alone, a keyword reads in its likeliest sense, or in the reading the priors favour where the likeliest is
+      // one they lean away from (the bank that is a business, "agriculture" the agribusiness)
+      const likeliest = candidates[0];
+      const leanedAway = likeliest.disfavoured || likeliest.otherTopic || likeliest.instance;
+      const readable = best.profile === likeliest || leanedAway;
+      if (leads && readable && !isPersonSense(best.profile)) return best.profile;
     }
-    return best.profile;
+    // a word WordNet knows in one sense only, a thing of the natural sciences, means it ("planetesimal",
+    // "climate change"); one that is not ("twitter", WordNet's chirrup) may mean what WordNet lacks
+    if (entry.senses.length === 1 && (best.profile.natural || best.profile.science)) return best.profile;
+    // a word that names one field of science ("ecology" the science, beside the ecology of an island) reads as
+    // that field unless the context speaks more for another of its senses
+    const fields = candidates.filter(isField);
+    const field = fields.length === 1 ? fields[0] : isField(candidates[0]) ? candidates[0] : undefined;
+    const fieldContext = scored.find((x) => x.profile === field)?.context ?? 0;
+    const unopposed = scored.every((x) => x.profile === field || x.context <= fieldContext);
+    return field && unopposed ? field : undefined;
   });
 }
 

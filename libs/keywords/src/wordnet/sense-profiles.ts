@@ -11,6 +11,8 @@ const HYPONYMS_IN_PROFILE = 12;
 /** Lexicographer files of the natural sciences' things: animals, plants, body parts, substances, ... */
 const NATURAL_FILES = new Set([5, 8, 17, 19, 20, 22, 27]);
 const PERSON_FILE = 18;
+/** noun.cognition: knowledge, and the fields of study in it */
+const COGNITION_FILE = 9;
 /** feelings, foods and possessions (money): rarely what a research keyword means when it has other senses */
 const DISFAVOURED_FILES = new Set([12, 13, 21]);
 
@@ -50,6 +52,8 @@ export interface SenseProfile {
   labelledWords: Set<number>;
   /** the synsets one level up */
   broader: Synset[];
+  /** those of `broader` that are fields of science themselves */
+  broaderFields: ReadonlySet<number>;
 }
 
 /**
@@ -152,6 +156,7 @@ function profile(synset: Synset, rank: number, all: ReadonlyMap<number, Synset>)
     topic: synset.pointers.some((p) => p.symbol.startsWith('-')),
     labelledWords: new Set(usage.map((p) => p.sourceWord).filter((word) => word > 0)),
     broader,
+    broaderFields: new Set(broader.filter(isScience).map((s) => s.offset)),
   };
 }
 
@@ -172,6 +177,11 @@ function ancestorsOf(
     for (const s of level) seen.set(s.offset, s);
   }
   return [...seen.values()];
+}
+
+/** Whether the sense is a field of study in science (noun.cognition below a science): "hydrology", "statistics". */
+export function isField(profile: SenseProfile): boolean {
+  return profile.science && profile.synset.lexFile === COGNITION_FILE;
 }
 
 /** Whether the sense is a person's kind (noun.person), for the rule on people's names. */
