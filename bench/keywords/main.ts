@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import {
   HttpKeywordEnhancer,
   OlsVocabulary,
@@ -10,8 +8,8 @@ import {
   type VocabularyService,
 } from '@app/keywords';
 import type { FakeServer } from '../../test/fakes/fake-server';
-import { fakeOls, type OlsTerm } from '../../test/fakes/ols/fake-ols';
-import { fakeSkosmos, type SkosConcept } from '../../test/fakes/skosmos/fake-skosmos';
+import { fakeOls } from '../../test/fakes/ols/fake-ols';
+import { fakeSkosmos } from '../../test/fakes/skosmos/fake-skosmos';
 import {
   loadEvaluationSet,
   verdict,
@@ -19,13 +17,15 @@ import {
   type EvaluationSet,
   type Verdict,
 } from './evaluation-set';
+import { OLS_ONTOLOGIES, olsTermsFrom, skosConceptsFrom } from './vocabulary-subsets';
 
 /**
  * bench:keywords: runs each keyword enhancer over the evaluation set (bench/keywords/resources.json) and prints
  * precision (the share of suggestions a curator keeps; an unjudged suggestion counts as not kept) and coverage
  * (the share of resources that get any suggestion), for the tuning split, the held-out split and both: the
- * embedded WordNet enhancer, and OLS and Skosmos answered by their fakes holding real vocabulary subsets
- * (bench/keywords/vocabulary-subsets.ts made them). `--details` prints every suggestion for the tuning split with
+ * embedded WordNet enhancer, and OLS and Skosmos answered by their fakes holding what real vocabulary files say of
+ * the set's keywords (bench/keywords/vocabulary-subsets.ts; a vocabulary whose file is not given is skipped).
+ * `--details` prints every suggestion for the tuning split with
  * its verdict, `--details=all` for both. docs/keywords.md explains the set and the figures.
  */
 
@@ -76,14 +76,9 @@ function report(name: string, outcomes: readonly Outcome[], details: 'tune' | 'a
   }
 }
 
-/** A vocabulary fixture as bench/keywords/vocabulary-subsets.ts wrote it. */
-interface Subset<T> {
-  source: string;
-  entries: T[];
-}
-
-function subset<T>(path: string): Subset<T> {
-  return JSON.parse(readFileSync(join(__dirname, '..', '..', path), 'utf8')) as Subset<T>;
+/** The files named by a variable (':'-separated), or none when it is unset. */
+function filesOf(variable: string): string[] {
+  return (process.env[variable] ?? '').split(':').filter(Boolean);
 }
 
 /** The fallback of a vocabulary enhancer in the bench: a failing fake is a broken bench, not a WordNet answer. */
@@ -127,20 +122,32 @@ async function main(): Promise<void> {
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   report(`embedded (WordNet), ${(ms / set.resources.length).toFixed(1)} ms a resource`, outcomes, details);
 
-  const ontologies = subset<OlsTerm>('test/fakes/ols/ontology-subset.json');
-  const ols = new OlsVocabulary({ ontologies: ['envo', 'go', 'chebi', 'uberon', 'pato', 'obi'] });
-  report(
-    `OLS (default ontologies) against its fake holding ${ontologies.entries.length} real terms: ${ontologies.source}`,
-    await evaluateVocabulary(set, fakeOls(ontologies.entries), ols, '/ols4'),
-    details,
-  );
-  const agrovoc = subset<SkosConcept>('test/fakes/skosmos/agrovoc-subset.json');
-  const skosmos = new SkosmosVocabulary({ vocabulary: 'agrovoc', language: 'en' });
-  report(
-    `Skosmos (AGROVOC) against its fake holding ${agrovoc.entries.length} real concepts: ${agrovoc.source}`,
-    await evaluateVocabulary(set, fakeSkosmos('agrovoc', 'en', agrovoc.entries), skosmos, '/browse'),
-    details,
-  );
+  const envo = filesOf('BENCH_ENVO_OBO');
+  if (envo.length === 0) console.log('\nOLS: skipped (BENCH_ENVO_OBO names no ENVO release file)');
+  else {
+    const terms = olsTermsFrom(envo);
+    report(
+      `OLS (default ontologies) against its fake holding ${terms.length} terms of ${envo.join(', ')}`,
+      await evaluateVocabulary(
+        set,
+        fakeOls(terms),
+        new OlsVocabulary({ ontologies: OLS_ONTOLOGIES }),
+        '/ols4',
+      ),
+      details,
+    );
+  }
+  const agrovoc = filesOf('BENCH_AGROVOC_OBO');
+  if (agrovoc.length === 0) console.log('\nSkosmos: skipped (BENCH_AGROVOC_OBO names no AGROVOC file)');
+  else {
+    const concepts = skosConceptsFrom(agrovoc);
+    const skosmos = new SkosmosVocabulary({ vocabulary: 'agrovoc', language: 'en' });
+    report(
+      `Skosmos (AGROVOC) against its fake holding ${concepts.length} concepts of ${agrovoc.length} file(s)`,
+      await evaluateVocabulary(set, fakeSkosmos('agrovoc', 'en', concepts), skosmos, '/browse'),
+      details,
+    );
+  }
 }
 
 main().catch((error: unknown) => {

@@ -1,24 +1,20 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { normalizeKeyword } from '@app/keywords';
 import type { OlsTerm } from '../../test/fakes/ols/fake-ols';
 import type { SkosConcept } from '../../test/fakes/skosmos/fake-skosmos';
 import { loadEvaluationSet } from './evaluation-set';
 
 /**
- * bench/keywords/vocabulary-subsets.ts: how the vocabulary fixtures the bench runs OLS and Skosmos against were
- * made. From real ontology and thesaurus files in OBO format it keeps the terms whose label or synonym is a
- * keyword of the evaluation set, and the terms those name as parents (or broader and related concepts), so
- * that the fakes answer the set's keywords as the real services would from those files.
+ * What the vocabulary fakes answer in bench:keywords: from real ontology and thesaurus files in OBO format, the
+ * terms whose label or synonym is a keyword of the evaluation set, and the terms those name as parents (or
+ * broader and related concepts), so that the fakes answer the set's keywords as the real services would from
+ * those files. The files are not part of the repository; the bench reads the ones it is given:
  *
- *   npx tsx bench/keywords/vocabulary-subsets.ts ols <source> <envo.obo>
- *   npx tsx bench/keywords/vocabulary-subsets.ts skosmos <source> <agrovoc subset.obo>...
- *
- * <source> is written into the fixture: the repository, commit and paths the files came from.
- *   ols:     EnvironmentOntology/envo envo.obo (the ENVO release with the CHEBI, GO, UBERON, PATO and OBI terms it
- *            imports) → test/fakes/ols/ontology-subset.json
- *   skosmos: cmungall/agrovoc-obo subset-*.obo (AGROVOC's SKOS translated to OBO: prefLabel as name, altLabels
- *            as synonyms, broader as is_a, AGROVOC's relations as relationship) → test/fakes/skosmos/agrovoc-subset.json
+ *   BENCH_ENVO_OBO       ENVO's release file envo.obo (github.com/EnvironmentOntology/envo; it carries the CHEBI,
+ *                        GO, UBERON, PATO and OBI terms ENVO imports)
+ *   BENCH_AGROVOC_OBO    AGROVOC in OBO form, one or more files separated by ':' (github.com/cmungall/agrovoc-obo
+ *                        subset-*.obo: AGROVOC's SKOS with prefLabel as name, altLabels as synonyms, broader as
+ *                        is_a, AGROVOC's relations as relationship)
  */
 
 /** One stanza of an OBO file. */
@@ -32,8 +28,8 @@ interface Stanza {
   obsolete: boolean;
 }
 
-/** The OLS ontologies the enhancer searches by default (OLS_ONTOLOGIES). */
-const OLS_ONTOLOGIES = new Set(['envo', 'go', 'chebi', 'uberon', 'pato', 'obi']);
+/** The OLS ontologies the enhancer searches by default (the setting OLS_ONTOLOGIES). */
+export const OLS_ONTOLOGIES = ['envo', 'go', 'chebi', 'uberon', 'pato', 'obi'];
 
 function parseObo(text: string): Stanza[] {
   const stanzas: Stanza[] = [];
@@ -86,10 +82,10 @@ function subset(stanzas: readonly Stanza[], keep: (stanza: Stanza) => boolean): 
   return stanzas.filter((stanza) => named.includes(stanza) || pointedTo.has(stanza.id));
 }
 
-function ols(source: string, files: readonly string[]): void {
+/** OLS terms of the default ontologies (OLS_ONTOLOGIES) named by the set's keywords, from OBO files. */
+export function olsTermsFrom(files: readonly string[]): OlsTerm[] {
   const ontologyOf = (stanza: Stanza) => stanza.id.split(':')[0].toLowerCase();
-  const stanzas = files.flatMap((file) => parseObo(readFileSync(file, 'utf8')));
-  const terms: OlsTerm[] = subset(stanzas, (stanza) => OLS_ONTOLOGIES.has(ontologyOf(stanza))).map(
+  return subset(readStanzas(files), (stanza) => OLS_ONTOLOGIES.includes(ontologyOf(stanza))).map(
     (stanza) => ({
       ontology: ontologyOf(stanza),
       iri: iri(stanza.id),
@@ -100,33 +96,19 @@ function ols(source: string, files: readonly string[]): void {
       obsolete: stanza.obsolete,
     }),
   );
-  write('test/fakes/ols/ontology-subset.json', source, terms);
 }
 
-function skosmos(source: string, files: readonly string[]): void {
-  const stanzas = files.flatMap((file) => parseObo(readFileSync(file, 'utf8')));
-  const concepts: SkosConcept[] = subset(stanzas, () => true).map((stanza) => ({
+/** SKOS concepts named by the set's keywords, from AGROVOC's OBO files. */
+export function skosConceptsFrom(files: readonly string[]): SkosConcept[] {
+  return subset(readStanzas(files), () => true).map((stanza) => ({
     uri: stanza.id,
     prefLabel: stanza.name,
     altLabels: stanza.synonyms,
     broader: stanza.parents,
     related: stanza.related,
   }));
-  write('test/fakes/skosmos/agrovoc-subset.json', source, concepts);
 }
 
-function write(path: string, source: string, entries: readonly unknown[]): void {
-  const fixture = {
-    about:
-      'A subset of real vocabulary data for the keywords of bench/keywords/resources.json; made by bench/keywords/vocabulary-subsets.ts.',
-    source,
-    entries,
-  };
-  writeFileSync(join(__dirname, '..', '..', path), `${JSON.stringify(fixture, null, 2)}\n`);
-  console.log(`${path}: ${entries.length} entries`);
+function readStanzas(files: readonly string[]): Stanza[] {
+  return files.flatMap((file) => parseObo(readFileSync(file, 'utf8')));
 }
-
-const [kind, source, ...files] = process.argv.slice(2);
-if (kind === 'ols') ols(source, files);
-else if (kind === 'skosmos') skosmos(source, files);
-else throw new Error('usage: vocabulary-subsets.ts ols|skosmos <source> <file.obo>...');
