@@ -11,6 +11,7 @@ describeRemoteTarget(
   async () => {
     const fake = await new FigshareFake().start();
     const owner = fake.addUser('alice-figshare-token');
+    const other = fake.addUser('bob-figshare-token');
     return {
       fake: fake.server,
       readsHost: fake.downloads,
@@ -30,6 +31,8 @@ describeRemoteTarget(
       badToken: 'mallory-token',
       seedProject: async (title, files) =>
         String(fake.seedProject(owner, { title, articles: [{ title, files }] }).id),
+      seedOthersPublished: async (title, files) =>
+        String(fake.seedProject(other, { title, published: true, articles: [{ title, files }] }).id),
       storedNames: async (id) =>
         fake.project(Number(id))?.articles.flatMap((article) => article.files.map((file) => file.name)) ?? [],
       fileReads: /^\/files\//,
@@ -37,5 +40,5 @@ describeRemoteTarget(
       stop: () => fake.stop(),
     };
   },
-  { folders: false },
+  { folders: false, othersPublished: true },
 );

@@ -9,6 +9,7 @@ import { describeRemoteTarget, type RemoteTargetUnderTest } from './remote/descr
 async function osfTarget(region?: string): Promise<RemoteTargetUnderTest> {
   const fake = await new OsfFake().start();
   const alice = fake.addUser('Alice Example', 'alice-osf-token');
+  const bob = fake.addUser('Bob Example', 'bob-osf-token');
   if (region) alice.defaultRegion = region;
   return {
     // WaterButler of the projects' region serves and takes the files
@@ -31,11 +32,13 @@ async function osfTarget(region?: string): Promise<RemoteTargetUnderTest> {
     token: 'alice-osf-token',
     badToken: 'mallory-token',
     seedProject: async (title, files) => fake.addProject(alice, title, files).id,
+    seedOthersPublished: async (title, files) =>
+      fake.addProject(bob, title, files, { public: true, region }).id,
     fileReads: /\/providers\/[^/]+\/[^/]+$/,
     fileWrites: { method: 'PUT', path: /\/providers\// },
     stop: () => fake.stop(),
   };
 }
 
-describeRemoteTarget('OSF', () => osfTarget());
+describeRemoteTarget('OSF', () => osfTarget(), { othersPublished: true });
 describeRemoteTarget(`OSF (storage region ${OTHER_REGION})`, () => osfTarget(OTHER_REGION));

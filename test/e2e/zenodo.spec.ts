@@ -9,6 +9,7 @@ describeRemoteTarget(
     const fake = await new ZenodoFake().start();
     fake.rateLimit.limit = 100_000;
     const owner = fake.addUser('alice-zenodo-token');
+    const other = fake.addUser('bob-zenodo-token');
     return {
       fake: fake.server,
       entry: {
@@ -25,11 +26,13 @@ describeRemoteTarget(
       token: 'alice-zenodo-token',
       badToken: 'mallory-token',
       seedProject: async (title, files) => String(fake.seed(owner, { title, files }).id),
+      seedOthersPublished: async (title, files) =>
+        String(fake.seed(other, { title, files, published: true }).id),
       storedNames: async (id) => fake.state.depositions.get(Number(id))?.files.map((file) => file.key) ?? [],
       fileReads: /\/files\/[^/]+\/content$/,
       fileWrites: { method: 'PUT', path: /^\/api\/files\// },
       stop: () => fake.stop(),
     };
   },
-  { folders: false },
+  { folders: false, othersPublished: true },
 );

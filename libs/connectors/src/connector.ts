@@ -35,6 +35,11 @@ export interface ResourceDetail {
   hashes: Record<HashAlgorithm, string | null>;
   extra: Record<string, unknown>;
   children: ResourceSummary[];
+  /**
+   * Why the user may read this resource but not write into it (someone else's published record), where the
+   * target tells; absent otherwise. An upload or transfer into it is refused before it starts.
+   */
+  readOnly?: string;
 }
 
 export interface CollectionQuery {

@@ -24,6 +24,11 @@ export interface RemoteTargetUnderTest {
   badToken: string;
   /** Makes a top-level resource of the token's user at the fake, holding `files`; its id. */
   seedProject(title: string, files: Record<string, string | Buffer>): Promise<string>;
+  /**
+   * Makes a resource of another user that the token's user may read but not change (a published record, a
+   * public project), holding `files`; its id. Where the target has such resources.
+   */
+  seedOthersPublished?(title: string, files: Record<string, string | Buffer>): Promise<string>;
   /** the names of the files the target itself holds in a resource (to see how a target without folders keeps one) */
   storedNames?(id: string): Promise<string[]>;
   /** the GET requests of the upstream that send a file's bytes to us */
@@ -61,6 +66,8 @@ export interface RemoteSuiteOptions {
   lfs?: boolean;
   /** the largest file the target's writer takes (its Connector.fileSizeProblem), where it has a limit */
   largestFile?: number;
+  /** whether the target has resources of other users that the user may read, not change (the setup gives seedOthersPublished) */
+  othersPublished?: boolean;
 }
 
 const LAB_TOKEN = 'alice-token';
@@ -70,11 +77,19 @@ const SURVEY = Buffer.from('Survey').toString('base64url');
 export function describeRemoteTarget(
   name: string,
   setup: () => Promise<RemoteTargetUnderTest>,
-  { readOnly = false, checksums = true, folders = true, lfs = false, largestFile }: RemoteSuiteOptions = {},
+  {
+    readOnly = false,
+    checksums = true,
+    folders = true,
+    lfs = false,
+    largestFile,
+    othersPublished = false,
+  }: RemoteSuiteOptions = {},
 ): void {
   const whenWritable = readOnly ? describe.skip : describe;
   const whenLfs = lfs ? describe : describe.skip;
   const whenLimited = largestFile !== undefined && !readOnly ? it : it.skip;
+  const whenOthersPublished = othersPublished && !readOnly ? describe : describe.skip;
 
   describe(`${name} end to end (real API, worker and Redis, fake ${name})`, () => {
     let remote: RemoteTargetUnderTest;
@@ -447,6 +462,52 @@ export function describeRemoteTarget(
           expect(fileWritesSeen()).toBe(before);
         },
       );
+
+      whenOthersPublished('into another user’s published resource', () => {
+        let published: string;
+        beforeAll(async () => {
+          if (!remote.seedOthersPublished) throw new Error(`the ${name} setup gives no seedOthersPublished`);
+          published = await remote.seedOthersPublished('Open-Elsewhere', { 'shared.txt': 'shared' });
+        });
+
+        it('shows it without Upload or Transfer links, and downloads it', async () => {
+          const detail = await http
+            .get(`/api_v1/targets/remote/resources/${published}.json/`)
+            .set(sourceHeaders(remote.token))
+            .expect(200);
+          expect(detail.body.links.map((link: { name: string }) => link.name)).toEqual([
+            'Detail',
+            'Download',
+          ]);
+          const done = await download(published);
+          expect(done.status).toBe(200);
+          expect(await downloadedTree(published, 'Open-Elsewhere')).toEqual(
+            digests({ 'shared.txt': 'shared' }),
+          );
+        });
+
+        it('refuses an upload or a transfer into it with 403 before the 202, writing nothing', async () => {
+          const before = fileWritesSeen();
+          const zip = await makeBagZip({ files: { 'Mine/notes.txt': 'notes' } });
+          const upload = await http
+            .post(`/api_v1/targets/remote/resources/${published}/`)
+            .set({
+              'presqt-destination-token': remote.token,
+              'presqt-file-duplicate-action': 'ignore',
+              'presqt-email-opt-in': '',
+            })
+            .attach('presqt-file', zip, 'bag.zip')
+            .expect(403);
+          expect(upload.body.error).toMatch(/not change|not changed/);
+          const transferred = await http
+            .post(`/api_v1/targets/remote/resources/${published}/`)
+            .set(jobHeaders(LAB_TOKEN, remote.token))
+            .send({ source_target_name: 'lab', source_resource_id: SURVEY, keywords: [] })
+            .expect(403);
+          expect(transferred.body.error).toBe(upload.body.error);
+          expect(fileWritesSeen()).toBe(before);
+        });
+      });
 
       it('writes through rate limits and 5xx answers of the upstream', async () => {
         writesHost().inject({

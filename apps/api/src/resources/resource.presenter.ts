@@ -48,7 +48,7 @@ export class ResourcePresenter {
     if (this.target.supports('resource_download')) {
       links.push({ name: 'Download', link: this.resourceUrl(resource.id, '.zip/'), method: 'GET' });
     }
-    if (resource.kind === 'container') {
+    if (resource.kind === 'container' && !resource.readOnly) {
       if (this.target.supports('resource_upload')) {
         links.push({ name: 'Upload', link: this.resourceUrl(resource.id, '/'), method: 'POST' });
       }

@@ -5,7 +5,7 @@ import type { FigshareApi } from './api';
 import { articleKind, md5Of, modifiedDate, type Article, type ArticleFile } from './entities';
 import { articleResourceId, fileResourceId, parseId } from './ids';
 import { projectArticles } from './project-articles';
-import { readProject } from './published';
+import { notTheUsers, readProject } from './published';
 
 /** Fields shown as a resource's title, id and dates, which `extra` need not repeat. */
 const SHOWN = new Set(['id', 'title', 'created_date', 'modified_date', 'files']);
@@ -55,7 +55,8 @@ function byFileName(a: ArticleFile, b: ArticleFile): number {
 }
 
 async function projectDetail(api: FigshareApi, projectId: string, id: string): Promise<ResourceDetail> {
-  const { project, reader } = await readProject(api, projectId, id);
+  const readable = await readProject(api, projectId, id);
+  const { project, reader } = readable;
   const { own, others } = await projectArticles(reader, project, id);
   const ownFiles = own ? (await reader.files(projectId, own.id, id)).sort(byFileName) : [];
   return {
@@ -70,11 +71,12 @@ async function projectDetail(api: FigshareApi, projectId: string, id: string): P
       ...ownFiles.map((file) => fileSummary(projectId, own!, file, id)),
       ...others.map((article) => articleSummary(projectId, article)),
     ],
+    readOnly: readable.own ? undefined : notTheUsers(projectId),
   };
 }
 
 async function articleDetail(api: FigshareApi, projectId: string, articleId: string, id: string) {
-  const { reader } = await readProject(api, projectId, id);
+  const { reader, own } = await readProject(api, projectId, id);
   const [article, files] = await Promise.all([
     reader.article(projectId, articleId, id),
     reader.files(projectId, articleId, id),
@@ -88,6 +90,7 @@ async function articleDetail(api: FigshareApi, projectId: string, articleId: str
     hashes: NO_HASHES,
     extra: extraOf(article),
     children: files.sort(byFileName).map((file) => fileSummary(projectId, article, file, id)),
+    readOnly: own ? undefined : notTheUsers(projectId),
   };
 }
 

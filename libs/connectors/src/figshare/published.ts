@@ -96,6 +96,10 @@ export async function readProject(
 
 /** The user's project, to change; someone else's published project answers 403 saying so. */
 export async function ownProject(api: FigshareApi, projectId: string, resourceId: string): Promise<Project> {
-  const message = `FigShare project ${projectId} is another user's published project: it can be read and downloaded here, not changed.`;
-  return requireOwn(await readProject(api, projectId, resourceId), message).project;
+  return requireOwn(await readProject(api, projectId, resourceId), notTheUsers(projectId)).project;
+}
+
+/** Why a published project of someone else cannot be changed. */
+export function notTheUsers(projectId: string): string {
+  return `FigShare project ${projectId} is another user's published project: it can be read and downloaded here, not changed.`;
 }

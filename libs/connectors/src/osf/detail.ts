@@ -1,7 +1,7 @@
 import type { ResourceDetail, ResourceSummary } from '../connector';
 import { isoDate } from '../upstream-values';
 import type { OsfApi } from './api';
-import { isFolder, related, OSF_STORAGE, type OsfFile, type OsfNode } from './entities';
+import { isFolder, readOnlyReason, related, OSF_STORAGE, type OsfFile, type OsfNode } from './entities';
 import { locate, nodeOf, storagesOf } from './locate';
 import { fileExtra, fileSummary, hashesOf, nodeExtra, nodeSummary, storageSummary } from './resources';
 
@@ -27,6 +27,7 @@ export async function getResource({ api }: { api: OsfApi }, id: string): Promise
         hashes: NO_HASHES,
         extra: nodeExtra(node),
         children: await nodeChildren(api, node),
+        readOnly: readOnlyReason(node),
       };
     }
     case 'storage': {
@@ -37,6 +38,7 @@ export async function getResource({ api }: { api: OsfApi }, id: string): Promise
         hashes: NO_HASHES,
         extra: { provider: storage.attributes.provider, node: node.id },
         children: await entries(api, storage, storage.id),
+        readOnly: readOnlyReason(node),
       };
     }
     case 'file':
@@ -44,19 +46,25 @@ export async function getResource({ api }: { api: OsfApi }, id: string): Promise
   }
 }
 
-/** Folders and storages have no dates at OSF, and files of other providers may lack them: theirs are the node's. */
+/**
+ * Folders and storages have no dates at OSF, and files of other providers may lack them: theirs are the node's.
+ * A folder also tells whether the user may write into it, which is its node's permission.
+ */
 async function fileDetail(api: OsfApi, file: OsfFile): Promise<ResourceDetail> {
   const { date_created: created, date_modified: modified } = file.attributes;
+  const folder = isFolder(file);
+  const node = folder || !(created && modified) ? await nodeOf(api, file) : undefined;
   const dates =
     created && modified
       ? { dateCreated: isoDate(created), dateModified: isoDate(modified) }
-      : nodeDates(await nodeOf(api, file));
+      : nodeDates(node!);
   return {
     ...described(fileSummary(file, null)),
     ...dates,
-    hashes: isFolder(file) ? NO_HASHES : hashesOf(file),
+    hashes: folder ? NO_HASHES : hashesOf(file),
     extra: fileExtra(file),
-    children: isFolder(file) ? await entries(api, file, file.id) : [],
+    children: folder ? await entries(api, file, file.id) : [],
+    readOnly: folder ? readOnlyReason(node!) : undefined,
   };
 }
 

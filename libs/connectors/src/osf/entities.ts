@@ -94,12 +94,16 @@ export function link(entity: Entity<unknown>, name: string): string {
  * `admin`), so a write is refused before any of it reaches OSF.
  */
 export function requireWritable(node: OsfNode): void {
+  const reason = readOnlyReason(node);
+  if (reason) throw new ConnectorError(403, reason);
+}
+
+/** Why the user may not write into the node, or undefined when they may. */
+export function readOnlyReason(node: OsfNode): string | undefined {
   const permissions = node.attributes.current_user_permissions;
   if (Array.isArray(permissions) && !permissions.includes('write'))
-    throw new ConnectorError(
-      403,
-      `This user may read the OSF project ${node.id} but not change it: only its contributors with write permission can.`,
-    );
+    return `This user may read the OSF project ${node.id} but not change it: only its contributors with write permission can.`;
+  return undefined;
 }
 
 export function isFolder(file: OsfFile): boolean {

@@ -12,7 +12,7 @@ import {
   type DepositionMetadata,
 } from './entities';
 import { fileResourceId, parseId } from './ids';
-import { readDeposition, readFile } from './records';
+import { notTheUsers, readDeposition, readFile } from './records';
 
 /**
  * The fields of a deposition's metadata that Zenodo documents (https://developers.zenodo.org/#representation,
@@ -84,7 +84,7 @@ function documentedMetadata(metadata: DepositionMetadata = {}): Record<string, u
   );
 }
 
-function depositionDetail(deposition: Deposition): ResourceDetail {
+function depositionDetail({ deposition, own }: { deposition: Deposition; own: boolean }): ResourceDetail {
   const files = [...(deposition.files ?? [])].sort(byFilename);
   return {
     kind: 'container',
@@ -100,6 +100,7 @@ function depositionDetail(deposition: Deposition): ResourceDetail {
       submitted: deposition.submitted,
     },
     children: files.map((file) => fileSummary(deposition, file)),
+    readOnly: own ? undefined : notTheUsers(deposition.id),
   };
 }
 
@@ -121,8 +122,7 @@ function fileDetail(deposition: Deposition, file: DepositionFile): ResourceDetai
 export async function getResource({ api }: { api: ZenodoApi }, id: string): Promise<ResourceDetail> {
   const parsed = parseId(id);
   if (!parsed) throw ConnectorError.unknownResource(id);
-  if (parsed.kind === 'deposition')
-    return depositionDetail((await readDeposition(api, parsed.deposition, id)).deposition);
+  if (parsed.kind === 'deposition') return depositionDetail(await readDeposition(api, parsed.deposition, id));
   const [{ deposition }, file] = await Promise.all([
     readDeposition(api, parsed.deposition, id),
     readFile(api, parsed.deposition, parsed.file, id),

@@ -89,8 +89,12 @@ export async function readDeposition(api: ZenodoApi, id: string, resourceId: str
 
 /** The user's deposition `id`, to change; a published record of someone else answers 403 saying so. */
 export async function ownDeposition(api: ZenodoApi, id: string, resourceId: string): Promise<Deposition> {
-  const message = `Zenodo record ${id} is another user's published record: it can be read and downloaded here, not changed.`;
-  return requireOwn(await readDeposition(api, id, resourceId), message).deposition;
+  return requireOwn(await readDeposition(api, id, resourceId), notTheUsers(id)).deposition;
+}
+
+/** Why a published record of someone else cannot be changed. */
+export function notTheUsers(id: string | number): string {
+  return `Zenodo record ${id} is another user's published record: it can be read and downloaded here, not changed.`;
 }
 
 /** A file of the user's deposition, or of someone else's published record (then among the record's files). */
