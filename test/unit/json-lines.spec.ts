@@ -85,4 +85,15 @@ describe('JSON lines', () => {
     const streamed = await joined(stringifySpilled(mergeFtsMetadata(existing, [action], ['water'])));
     expect(streamed).toBe(JSON.stringify(mergeFtsMetadata(existing, [inMemory], ['water']), null, 2));
   });
+
+  // A bag writer aborted by a cancel discards its manifests while a file's digest is still on its way; that
+  // file's line then comes after the discard, and once waited for ever on a 'drain' a closed file never emits.
+  it('fails an append after a discard, and one waiting for the file to drain when it is discarded', async () => {
+    const writer = new JsonLinesWriter<{ text: string }>(join(dir, 'discarded.jsonl'));
+    // a line longer than the file's buffer, so that the append waits for it to drain
+    const waiting = writer.append({ text: 'x'.repeat(1 << 20) });
+    await writer.discard();
+    await expect(waiting).rejects.toThrow('closed');
+    await expect(writer.append({ text: 'late' })).rejects.toThrow('closed');
+  }, 5000);
 });

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
-import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
 import { createInterface } from 'node:readline';
+
+/** Why an append came too late (no path: a job's failure message must not show one). */
+const LATE_LINE = 'the lines file was closed before this line';
 
 /**
  * A text file written one line at a time, each line made of one record by `encode`; appending waits while
@@ -21,9 +23,11 @@ export class LinesWriter<T> {
     this.output.on('error', (error) => (this.failure ??= error));
   }
 
+  /** Fails once the file failed or was discarded (a line that comes too late), never waits for ever. */
   async append(record: T): Promise<void> {
     if (this.failure) throw this.failure;
-    if (!this.output.write(`${this.encode(record)}\n`)) await once(this.output, 'drain');
+    if (this.output.destroyed) throw new Error(LATE_LINE);
+    if (!this.output.write(`${this.encode(record)}\n`)) await drained(this.output);
   }
 
   /** Resolves once every line is on disk. */
@@ -37,6 +41,25 @@ export class LinesWriter<T> {
     this.output.destroy();
     await finished(this.output).catch(() => undefined);
   }
+}
+
+/**
+ * Resolves when `stream` drains; rejects when it is closed first: a destroyed stream never emits 'drain', so
+ * waiting for that alone would wait for ever.
+ */
+function drained(stream: WriteStream): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const settle = (error?: Error) => {
+      stream.off('drain', onDrain);
+      stream.off('close', onClose);
+      if (error) reject(error);
+      else resolve();
+    };
+    const onDrain = () => settle();
+    const onClose = () => settle(stream.errored ?? new Error(LATE_LINE));
+    stream.on('drain', onDrain);
+    stream.on('close', onClose);
+  });
 }
 
 /**
