@@ -681,12 +681,9 @@ describe('BagZipWriter', () => {
     const writer = new BagZipWriter({ output, rootName: 'stalled', spillDir: dir });
     const size = 16 * 1024;
     const file = (i: number) => writer.addPayloadFile(`f${i}.bin`, Readable.from([randomBytes(size)]));
-    const stalled = Symbol('stalled');
-    const settle = (addition: Promise<unknown>) =>
-      Promise.race([addition, new Promise((resolve) => setTimeout(() => resolve(stalled), 300))]);
     let added = 0;
     let pending = file(0);
-    while ((await settle(pending)) !== stalled && added < 1000) pending = file(++added);
+    while ((await within(300, pending)) !== WAITING && added < 1000) pending = file(++added);
     // archiver's and the zip stream's buffers take a few MiB; before, every small file's addition resolved
     // while the output was stalled, each left queued in archiver with its streams
     expect(added * size).toBeLessThan(8 * 2 ** 20);
@@ -737,6 +734,48 @@ describe('BagZipWriter', () => {
     await expect(access(path)).rejects.toThrow('ENOENT');
   });
 
+  // A cancelled download's run once hung for ever: abort() discarded the manifests while a file's digest was
+  // still coming back from the hashing thread, and that file's manifest line then waited on the closed file.
+  it('settles a file being added whenever abort() comes, its digest still to come included', async () => {
+    const unsettled: number[] = [];
+    for (let trial = 0; trial < 60; trial++) {
+      const writer = new BagZipWriter({ output: new PassThrough().resume(), rootName: 'a', spillDir: dir });
+      const adding = (async () => {
+        for (let i = 0; ; i++) await writer.addPayloadFile(`f${i}.bin`, Readable.from([randomBytes(4096)]));
+      })();
+      adding.catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, trial % 15));
+      await writer.abort();
+      if (
+        (await within(
+          2000,
+          adding.catch(() => undefined),
+        )) === WAITING
+      )
+        unsettled.push(trial);
+    }
+    expect(unsettled).toEqual([]);
+  });
+
+  it('fails the next file at once after a file whose source failed, instead of queueing it in the zip', async () => {
+    const writer = new BagZipWriter({ output: new PassThrough().resume(), rootName: 'b', spillDir: dir });
+    const failing = new Readable({ read: () => undefined });
+    failing.push(randomBytes(1 << 16));
+    const first = writer.addPayloadFile('first.bin', failing);
+    setTimeout(() => failing.destroy(new Error('the source broke')), 20);
+    await expect(first).rejects.toThrow('the source broke');
+    const second = writer.addPayloadFile('second.bin', Readable.from([randomBytes(1 << 16)]));
+    const settled = await within(
+      2000,
+      second.then(
+        () => 'added',
+        (error: Error) => error.message,
+      ),
+    );
+    expect(settled).toBe('the source broke');
+    await writer.abort();
+  });
+
   it('refuses files added after abort() at once instead of waiting on the dead zip', async () => {
     const writer = new BagZipWriter({ output: new PassThrough(), rootName: 'aborted', spillDir: dir });
     await writer.abort();
@@ -745,6 +784,19 @@ describe('BagZipWriter', () => {
     );
   });
 });
+
+const WAITING = Symbol('still waiting');
+
+/** What `promise` gives, or WAITING when it has not settled within `ms`. */
+async function within<T>(ms: number, promise: Promise<T>): Promise<T | typeof WAITING> {
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<typeof WAITING>((resolve) => (timer = setTimeout(() => resolve(WAITING), ms)));
+  try {
+    return await Promise.race([promise, waited]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 function md5(content: string | Buffer): string {
   return createHash('md5').update(content).digest('hex');

@@ -124,7 +124,8 @@ export class BagZipWriter {
    * Streams a payload file into `data/<relativePath>` and resolves, once all its bytes went through, with
    * their digests for each manifest algorithm and each of `alsoHash` (for comparing with the source's own
    * checksums). `size`, when known, is checked against the bytes received, so that a truncated source is not
-   * taken for a complete file. When this rejects, the zip is unusable: abort() it.
+   * taken for a complete file. When this rejects, the zip is unusable (later additions fail at once): abort()
+   * it.
    */
   async addPayloadFile(
     relativePath: string,
@@ -155,6 +156,8 @@ export class BagZipWriter {
       throw new Error(`${path}: the source gave ${bytes} bytes where ${size} were announced`);
     }
     const hashes = await digest;
+    // aborted while the digest came: the manifests are gone
+    if (this.failure) throw this.failure;
     await this.manifests.add({ path, hashes });
     this.payloadFiles++;
     this.payloadBytes += bytes;
@@ -207,12 +210,17 @@ export class BagZipWriter {
 
   /** Stops writing (a cancelled job): the zip is left incomplete, and removed when the writer made the file. */
   async abort(): Promise<void> {
-    this.failure ??= new Error('The bag zip was aborted');
-    this.archive.destroy(this.failure);
+    this.fail(new Error('The bag zip was aborted'));
     await this.written.catch(() => undefined);
     this.centralDirectory.close();
     await this.manifests.remove();
     if (this.ownedPath !== null) await rm(this.ownedPath, { force: true });
+  }
+
+  /** The zip can't be completed: it stops, and whatever waits on it or comes later fails with `error`. */
+  private fail(error: Error): void {
+    this.failure ??= error;
+    this.archive.destroy(this.failure);
   }
 
   private checkReady(): void {
@@ -224,7 +232,8 @@ export class BagZipWriter {
   /**
    * Streams `content` into the zip entry `path` through `through`; resolves once archiver has written the
    * entry. The stream's end alone is not enough: a small file then still sits in `through`'s buffer, and the
-   * next files would queue up inside archiver, each with its streams, without bound.
+   * next files would queue up inside archiver, each with its streams, without bound. A failed entry fails the
+   * zip: archiver never finishes an entry whose source failed, and would hold every later one behind it.
    */
   private async streamEntry(path: string, content: Readable, through: Transform): Promise<void> {
     this.current = through;
@@ -233,6 +242,9 @@ export class BagZipWriter {
         pipeline(content, through),
         this.append(through, { name: this.root + path, store: !looksLikeText(path) }),
       ]);
+    } catch (error) {
+      this.fail(error as Error);
+      throw error;
     } finally {
       this.current = null;
     }
