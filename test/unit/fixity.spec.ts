@@ -149,4 +149,13 @@ describe('createStreamHasher (hashing on a thread)', () => {
     expect((await hasher.digest()).md5).toBe(expected(data, 'md5'));
     expect(() => createStreamHasher(['sha256', 'no-such-hash'])).toThrow(/no-such-hash/);
   });
+
+  // A chunk sent after the drop kept the thread referenced with no stream open, so a process that had
+  // dropped one never exited; its slots, given to the next stream, could be overwritten too.
+  it('fails an update still on its way when the stream is dropped, instead of sending it', async () => {
+    const hasher = createStreamHasher(['md5']);
+    const updating = hasher.update(randomBytes(3 << 20));
+    hasher.drop();
+    await expect(updating).rejects.toThrow('the stream was dropped');
+  });
 });

@@ -118,6 +118,8 @@ class ThreadedHasher implements StreamHasher {
       const piece = chunk.subarray(start, start + SLOT_BYTES);
       if (this.digests) throw new Error(`the stream holds more than the ${this.size} bytes announced`);
       const slot = await this.freeSlot();
+      // dropped meanwhile: the thread has let the stream go, and its slots may serve another stream now
+      if (this.failure) throw this.failure;
       this.slots.set(piece, slot * SLOT_BYTES);
       this.bytes += piece.length;
       const last = this.bytes === this.size;
@@ -136,6 +138,7 @@ class ThreadedHasher implements StreamHasher {
   }
 
   drop(): void {
+    this.fail(new Error('the stream was dropped'));
     // a stream that never sent anything is unknown to the thread
     this.thread.drop(this, this.opening === null);
   }
