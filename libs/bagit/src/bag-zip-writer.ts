@@ -115,7 +115,10 @@ export class BagZipWriter {
     this.written = pipeline(this.archive, output);
     this.written.catch((error: Error) => {
       this.failure ??= error;
-      this.current?.destroy(error);
+      // Without the error: archiver listens for a source's errors only once it has started on its entry, and
+      // an error nobody listens for crashes the process (a worker died so); the file's addition is rejected
+      // with it just below.
+      this.current?.destroy();
       for (const entry of this.unwritten.splice(0)) entry.reject(error);
     });
   }
