@@ -776,12 +776,13 @@ describe('BagZipWriter', () => {
     await writer.abort();
   });
 
-  it('refuses files added after abort() at once instead of waiting on the dead zip', async () => {
+  it('refuses files added after abort() at once instead of waiting on the dead zip, closing their sources', async () => {
     const writer = new BagZipWriter({ output: new PassThrough(), rootName: 'aborted', spillDir: dir });
     await writer.abort();
-    await expect(writer.addPayloadFile('late.txt', Readable.from([Buffer.from('late')]))).rejects.toThrow(
-      'aborted',
-    );
+    const late = createReadStream(join(dir, 'big.bin'));
+    await expect(writer.addPayloadFile('late.txt', late)).rejects.toThrow('aborted');
+    // a source left open would hold its file descriptor for ever
+    expect(late.destroyed).toBe(true);
   });
 });
 

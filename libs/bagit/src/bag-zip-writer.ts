@@ -1,6 +1,6 @@
 import './native-crc32';
 import { unsafePathReason } from '@app/archive';
-import { createMultiHasher, createStreamHasher } from '@app/fixity';
+import { createMultiHasher, createStreamHasher, type StreamHasher } from '@app/fixity';
 import archiver from 'archiver';
 import { LinesWriter } from '@app/common';
 import { createReadStream, createWriteStream, mkdtempSync } from 'node:fs';
@@ -127,8 +127,8 @@ export class BagZipWriter {
    * Streams a payload file into `data/<relativePath>` and resolves, once all its bytes went through, with
    * their digests for each manifest algorithm and each of `alsoHash` (for comparing with the source's own
    * checksums). `size`, when known, is checked against the bytes received, so that a truncated source is not
-   * taken for a complete file. When this rejects, the zip is unusable (later additions fail at once): abort()
-   * it.
+   * taken for a complete file. `content` is read whole or destroyed, also when the file is refused. When this
+   * rejects, the zip is unusable (later additions fail at once): abort() it.
    */
   async addPayloadFile(
     relativePath: string,
@@ -136,9 +136,17 @@ export class BagZipWriter {
     size?: number,
     alsoHash: readonly string[] = [],
   ): Promise<Record<string, string>> {
-    this.checkReady();
-    const path = this.claim(`data/${checkedRelativePath(relativePath, 'payload path')}`);
-    const hasher = createStreamHasher([...new Set([...this.algorithms, ...alsoHash])], size);
+    let path: string;
+    let hasher: StreamHasher;
+    try {
+      this.checkReady();
+      path = this.claim(`data/${checkedRelativePath(relativePath, 'payload path')}`);
+      hasher = createStreamHasher([...new Set([...this.algorithms, ...alsoHash])], size);
+    } catch (error) {
+      // a source left unread would hold its file (or connection) open
+      content.destroy();
+      throw error;
+    }
     let bytes = 0;
     const hashing = new Transform({
       highWaterMark: 1 << 20,

@@ -177,10 +177,15 @@ export class DownloadJob implements JobHandler<'download'> {
     context: JobContext,
   ): Promise<ZippedFile> {
     // Sources are opened and their checksums fetched concurrently; the zip takes one entry at a time.
+    const opening = entry.open();
     const [fetched, stream] = await Promise.all([
       entry.checksumsOfBytes ? null : entry.sourceHashes(zip.vouched),
-      entry.open(),
-    ]);
+      opening,
+    ]).catch(async (error: unknown) => {
+      // an opened source the zip never gets would hold its file (or connection) open
+      (await opening.catch(() => null))?.destroy();
+      throw error;
+    });
     const hashes = await zip.inTurn(() =>
       zip.writer.addPayloadFile(
         payloadPath,
