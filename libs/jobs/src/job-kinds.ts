@@ -99,3 +99,8 @@ export function startedMessage(kind: JobKind): string {
 export function cancelledMessage(kind: JobKind): string {
   return `${JOB_KIND_DESCRIPTIONS[kind].title} was cancelled by the user`;
 }
+
+/** The status message of a run the user is cancelling, while what it wrote is taken back. */
+export function cancellingMessage(kind: JobKind): string {
+  return `${JOB_KIND_DESCRIPTIONS[kind].title} is being cancelled.`;
+}

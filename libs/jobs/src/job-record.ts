@@ -23,6 +23,11 @@ export interface JobRecord<K extends JobKind = JobKind> extends JobProgress {
   result: Partial<ResultOf<K>>;
   created_at: string;
   ended_at: string | null;
+  /**
+   * The user cancelled the run while in progress: it stops, what it wrote is taken back, and only then does it
+   * end as cancelled (it shows as in progress meanwhile). Absent otherwise.
+   */
+  cancelling?: true;
 }
 
 /** What the job-status endpoints answer for a record (docs/behaviour.md#job-status): the HTTP status and the body. */

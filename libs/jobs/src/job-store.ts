@@ -3,6 +3,7 @@ import type Redis from 'ioredis';
 import type { JobProgress, JobRecord, JobStatus } from './job-record';
 import {
   cancelledMessage,
+  cancellingMessage,
   JOB_KIND_DESCRIPTIONS,
   startedMessage,
   type JobKind,
@@ -25,6 +26,7 @@ return 1`;
 const UPDATE = `
 if redis.call('HGET', KEYS[1], 'run_id') ~= ARGV[1] then return 0 end
 if redis.call('HGET', KEYS[1], 'status') ~= 'in_progress' then return 0 end
+if redis.call('HEXISTS', KEYS[1], 'cancelling') == 1 then return 0 end
 local counts = { job_percentage = true, files_finished = true, bytes_finished = true }
 for i = 2, #ARGV, 2 do
   local value = ARGV[i + 1]
@@ -35,13 +37,35 @@ for i = 2, #ARGV, 2 do
 end
 return 1`;
 
-/** Ends a run that is still in progress and lets its record (and checkpoints) expire. */
+/**
+ * Ends a run that is still in progress and lets its record (and checkpoints) expire: 1. A run the user is
+ * cancelling ends only as cancelled (ARGV[3], the outcome's status): 2 refuses any other end. 0: not in progress.
+ */
 const END = `
 if redis.call('HGET', KEYS[1], 'run_id') ~= ARGV[1] then return 0 end
 if redis.call('HGET', KEYS[1], 'status') ~= 'in_progress' then return 0 end
-for i = 3, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+if ARGV[3] ~= 'cancelled' and redis.call('HEXISTS', KEYS[1], 'cancelling') == 1 then return 2 end
+for i = 4, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
 redis.call('EXPIRE', KEYS[1], ARGV[2])
 redis.call('EXPIRE', KEYS[2], ARGV[2])
+return 1`;
+
+/**
+ * A user's cancel of a run in progress (docs/behaviour.md#cancel): 1, the run goes on reading as in progress,
+ * being cancelled (ARGV[3] its message), until the worker that holds it (KEYS[3], its lease) has taken back
+ * what it wrote and ends it. A run no worker holds and none has checkpointed (still queued) wrote nothing:
+ * 2, it ends cancelled at once (ARGV[4...], its fields). 0: not in progress, or committing (too late).
+ */
+const CANCEL = `
+if redis.call('HGET', KEYS[1], 'run_id') ~= ARGV[1] then return 0 end
+if redis.call('HGET', KEYS[1], 'status') ~= 'in_progress' then return 0 end
+if redis.call('HEXISTS', KEYS[1], 'committing') == 1 then return 0 end
+if redis.call('EXISTS', KEYS[2]) == 0 and redis.call('EXISTS', KEYS[3]) == 0 then
+  for i = 4, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+  redis.call('EXPIRE', KEYS[1], ARGV[2])
+  return 2
+end
+redis.call('HSET', KEYS[1], 'cancelling', '1', 'message', ARGV[3])
 return 1`;
 
 /** Records a checkpoint of the run that is still in progress. */
@@ -49,6 +73,17 @@ const CHECKPOINT = `
 if redis.call('HGET', KEYS[1], 'run_id') ~= ARGV[1] then return 0 end
 if redis.call('HGET', KEYS[1], 'status') ~= 'in_progress' then return 0 end
 redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
+return 1`;
+
+/**
+ * The run's point of no return, just before it commits what it wrote at the target: unless the user is
+ * cancelling it, it is marked committing, and a cancel comes too late from then on.
+ */
+const COMMIT = `
+if redis.call('HGET', KEYS[1], 'run_id') ~= ARGV[1] then return 0 end
+if redis.call('HGET', KEYS[1], 'status') ~= 'in_progress' then return 0 end
+if redis.call('HEXISTS', KEYS[1], 'cancelling') == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'committing', '1')
 return 1`;
 
 /** Holds a run's lease for `holder` when it is free or theirs already, for ARGV[2] milliseconds more. */
@@ -71,11 +106,35 @@ export type JobEnd =
   | { status: 'failed'; statusCode: number; message: string }
   | { status: 'cancelled'; message: string };
 
+/** How an attempt to end a run went: `cancelling` refused it, the user having asked to cancel the run. */
+export type EndAnswer = 'ended' | 'cancelling' | 'over';
+
+const END_ANSWERS: Record<number, EndAnswer> = { 0: 'over', 1: 'ended', 2: 'cancelling' };
+
+/** How a run the user cancelled ends. */
+export function cancelledEnd(kind: JobKind): JobEnd {
+  return { status: 'cancelled', message: cancelledMessage(kind) };
+}
+
 const START_TIMED_OUT: JobEnd = {
   status: 'failed',
   statusCode: 503,
   message: 'PresQT Error: the job could not be started: Redis did not answer in time.',
 };
+
+/** How often whenEnded looks. */
+const ENDED_POLL_MS = 100;
+
+/** The fields an end writes, as name, value, name, value... */
+function endPairs(outcome: JobEnd): string[] {
+  const fields = {
+    ...endFields(outcome),
+    status: outcome.status,
+    message: outcome.message,
+    ended_at: new Date().toISOString(),
+  };
+  return Object.entries(fields).flat();
+}
 
 /** The stored fields of each way a run can end (docs/behaviour.md#job-status). */
 function endFields(outcome: JobEnd): Record<string, string> {
@@ -161,39 +220,81 @@ export class JobStore {
     );
   }
 
-  /** False when the run had already ended (for example cancelled by the user). */
-  async end(record: Pick<JobRecord, 'kind' | 'ticket' | 'run_id'>, outcome: JobEnd): Promise<boolean> {
-    const fields = {
-      ...endFields(outcome),
-      status: outcome.status,
-      message: outcome.message,
-      ended_at: new Date().toISOString(),
-    };
-    const pairs = Object.entries(fields).flat();
-    return (
-      (await this.redis.eval(
-        END,
-        2,
-        ...this.keys(record.kind, record.ticket),
-        record.run_id,
-        this.ttlSeconds,
-        ...pairs,
-      )) === 1
+  /**
+   * Ends the run as `outcome` when it is still in progress: `over` when it had ended already, `cancelling` when
+   * the user is cancelling it, which only a cancelled outcome ends (a run that finished must take back what it
+   * wrote first).
+   */
+  async end(record: RunKey, outcome: JobEnd): Promise<EndAnswer> {
+    const answer = await this.redis.eval(
+      END,
+      2,
+      ...this.keys(record.kind, record.ticket),
+      record.run_id,
+      this.ttlSeconds,
+      outcome.status,
+      ...endPairs(outcome),
     );
+    return END_ANSWERS[Number(answer)];
   }
 
   /**
-   * Cancels the user's run if it is in progress (docs/behaviour.md#cancel): the record reads as cancelled at once, and the
-   * worker running it notices within a second. Answers the record after the attempt.
+   * Ends a run that failed; as cancelled when the user is cancelling it (what it wrote is taken back already):
+   * they were told it would be. Answers the end recorded, null when the run had ended already.
+   */
+  async endFailed(record: RunKey, failure: { statusCode: number; message: string }): Promise<JobEnd | null> {
+    const failed: JobEnd = { status: 'failed', ...failure };
+    const answer = await this.end(record, failed);
+    if (answer === 'ended') return failed;
+    if (answer === 'over') return null;
+    const cancelled = cancelledEnd(record.kind);
+    return (await this.end(record, cancelled)) === 'ended' ? cancelled : null;
+  }
+
+  /**
+   * Cancels the user's run if it is in progress (docs/behaviour.md#cancel). The worker that holds it notices
+   * within a second, takes back what it wrote, and only then ends it as cancelled: until then it reads as in
+   * progress, being cancelled. A run still queued ends at once; one committing its writes (beginCommit) is past
+   * cancelling. Answers whether the cancel was taken, and the record after it.
    */
   async cancel<K extends JobKind>(
     kind: K,
     ticket: string,
-  ): Promise<{ cancelled: boolean; record: JobRecord<K> | null }> {
+  ): Promise<{ accepted: boolean; record: JobRecord<K> | null }> {
     const current = await this.get(kind, ticket);
-    if (!current) return { cancelled: false, record: null };
-    const cancelled = await this.end(current, { status: 'cancelled', message: cancelledMessage(kind) });
-    return { cancelled, record: await this.get(kind, ticket) };
+    if (!current) return { accepted: false, record: null };
+    const answer = await this.redis.eval(
+      CANCEL,
+      3,
+      ...this.keys(kind, ticket),
+      this.leaseKey(current),
+      current.run_id,
+      this.ttlSeconds,
+      cancellingMessage(kind),
+      ...endPairs(cancelledEnd(kind)),
+    );
+    return { accepted: answer !== 0, record: await this.get(kind, ticket) };
+  }
+
+  /** The run's record once it has ended, or after `timeoutMs` (still in progress then); null when it is gone. */
+  async whenEnded<K extends JobKind>(record: JobRecord<K>, timeoutMs: number): Promise<JobRecord<K> | null> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const current = await this.get(record.kind, record.ticket);
+      if (current?.run_id !== record.run_id || current.status !== 'in_progress' || Date.now() >= deadline)
+        return current;
+      await new Promise((resolve) => setTimeout(resolve, ENDED_POLL_MS));
+    }
+  }
+
+  /**
+   * Passes the run's point of no return, just before it commits its writes at the target (which a connector
+   * cannot always take back whole afterwards): from then on a cancel is refused as too late. False when the
+   * user is cancelling the run (or it is no longer the current one in progress): it must not commit.
+   */
+  async beginCommit(record: RunKey): Promise<boolean> {
+    const key = this.keys(record.kind, record.ticket)[0];
+    return (await this.redis.eval(COMMIT, 1, key, record.run_id)) === 1;
   }
 
   /** Remembers that one unit of work (a file) of the run is done, so a resumed run can skip it. */
@@ -270,5 +371,6 @@ function fromFields(fields: Record<string, string>): JobRecord {
     result: JSON.parse(fields.result ?? '{}') as JobRecord['result'],
     created_at: fields.created_at ?? '',
     ended_at: fields.ended_at || null,
+    ...(fields.cancelling ? { cancelling: true } : {}),
   };
 }

@@ -44,7 +44,7 @@ export class JobStarter implements OnModuleInit {
       return record;
     } catch (error) {
       const message = `PresQT Error: the job could not be started: ${(error as Error).message}`;
-      await this.store.end(record, { status: 'failed', statusCode: 503, message });
+      await this.store.endFailed(record, { statusCode: 503, message });
       throw error instanceof ServiceError ? error : new ServiceError(503, message);
     }
   }

@@ -11,7 +11,6 @@ import {
   JobStore,
   jobStatusResponse,
   ticketFor,
-  cancelledMessage,
   type JobKind,
 } from '@app/jobs';
 import { ApiErrors } from '../common/dto/error.dto';
@@ -25,6 +24,12 @@ const STATUS_ACTIONS = JOB_KINDS.flatMap((kind) => [
   kind,
   ...JOB_KIND_DESCRIPTIONS[kind].formats.map((format) => `${kind}.${format}`),
 ]);
+
+/**
+ * How long a cancel waits for the job to end (docs/behaviour.md#cancel); after that it answers that the job is
+ * being cancelled, and the job's status tells when it has been.
+ */
+const CANCEL_WAIT_MS = 5000;
 
 /** Other spellings of a kind: the PresQT web client cancels a transfer at `job_status/transfers/`. */
 const KIND_SPELLINGS = new Map<string, JobKind>([['transfers', 'transfer']]);
@@ -79,8 +84,15 @@ export class JobStatusController {
   @ApiParam({ name: 'action', enum: [...JOB_KINDS, ...KIND_SPELLINGS.keys()] })
   @ApiHeader({ name: SOURCE_TOKEN, required: false, description: 'download and transfer' })
   @ApiHeader({ name: DESTINATION_TOKEN, required: false, description: 'upload and transfer' })
-  @ApiResponse({ status: 200, description: 'cancelled: {status_code: "499", message}' })
-  @ApiResponse({ status: 406, description: 'the job had already ended: its final status body' })
+  @ApiResponse({
+    status: 200,
+    description:
+      'cancelled: {status_code: "499", message}, once the job has ended (or, after 5 s, while it is being cancelled)',
+  })
+  @ApiResponse({
+    status: 406,
+    description: 'the job had already ended, or was committing its writes: its final status body',
+  })
   @ApiErrors({ 400: 'token header missing; unknown action', 404: 'no job for these tokens (ticket)' })
   async cancel(
     @Param('action') action: string,
@@ -91,13 +103,16 @@ export class JobStatusController {
     // a cancel takes the plain kind; `download.json` is accepted as the status path's twin
     if (format === 'zip') throw invalidFormat(format);
     const ticket = this.ticketOf(kind, request);
-    const { cancelled, record } = await this.store.cancel(kind, ticket);
+    const { accepted, record } = await this.store.cancel(kind, ticket);
     if (!record) throw invalidTicket(ticket);
-    if (cancelled) {
-      response.status(200).json({ status_code: '499', message: cancelledMessage(kind) });
+    // answered once the worker has taken back what the job wrote (or, too late, finished), unless that is long
+    const ended = (await this.store.whenEnded(record, CANCEL_WAIT_MS)) ?? record;
+    if (!accepted) {
+      response.status(406).json(jobStatusResponse(ended).body);
       return;
     }
-    response.status(406).json(jobStatusResponse(record).body);
+    const message = ended.status === 'cancelled' ? ended.message : record.message;
+    response.status(200).json({ status_code: '499', message });
   }
 
   private async find<K extends JobKind>(kind: K, request: Request) {

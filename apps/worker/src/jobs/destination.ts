@@ -92,16 +92,21 @@ function projectClaim(record: JobRecord): string {
 
 /**
  * Records the job in the container's metadata file (its actions first, keywords united with those there;
- * docs/behaviour.md#metadata-file) and commits everything the job wrote.
+ * docs/behaviour.md#metadata-file) and commits everything the job wrote, unless the user is cancelling it:
+ * once committing, a cancel comes too late (a connector cannot always take back a commit whole).
  */
 export async function commitWithMetadata(
   destination: Destination,
   session: ConnectorSession,
-  actions: FtsAction[],
-  keywords: string[],
+  context: JobContext,
+  metadata: { actions: FtsAction[]; keywords: string[] },
 ): Promise<void> {
   const existing = await findMetadataFile(session, destination.containerId);
-  await writeMetadataFile(destination.writer, mergeFtsMetadata(existing, actions, keywords));
+  await writeMetadataFile(
+    destination.writer,
+    mergeFtsMetadata(existing, metadata.actions, metadata.keywords),
+  );
+  await context.beginCommit();
   await destination.writer.commit();
 }
 

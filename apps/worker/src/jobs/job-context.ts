@@ -99,6 +99,15 @@ export class JobContext {
     this.throwIfCancelled();
   }
 
+  /**
+   * The run's point of no return, just before it commits what it wrote (JobStore.beginCommit): throws
+   * JobCancelled when the user is cancelling it, and a cancel comes too late once this has returned.
+   */
+  async beginCommit(): Promise<void> {
+    if (!(await this.store.beginCommit(this.record))) this.controller.abort();
+    this.throwIfCancelled();
+  }
+
   setTotals(files: number, bytes: number): void {
     this.progress.files_total = files;
     this.progress.bytes_total = bytes;
@@ -122,7 +131,7 @@ export class JobContext {
     this.dirty = true;
   }
 
-  /** Writes pending progress now; a refused write means the run was cancelled or superseded. */
+  /** Writes pending progress now; a refused write means the run is being cancelled, or was superseded. */
   async flush(): Promise<void> {
     this.dirty = false;
     const still = await this.store.update(this.record, {
@@ -143,7 +152,12 @@ export class JobContext {
   private async checkStillRunning(): Promise<void> {
     this.lastChecked = Date.now();
     const current = await this.store.get(this.record.kind, this.record.ticket);
-    if (!current || current.run_id !== this.record.run_id || current.status !== 'in_progress') {
+    if (
+      !current ||
+      current.run_id !== this.record.run_id ||
+      current.status !== 'in_progress' ||
+      current.cancelling
+    ) {
       this.controller.abort();
     }
   }

@@ -66,7 +66,7 @@ export class JobJanitor implements OnApplicationBootstrap, OnApplicationShutdown
       // a run is queued within milliseconds of its start; give it a lock's length before judging
       if (Date.now() - Date.parse(record.created_at) < this.config.jobLockMs) continue;
       const message = await this.lostMessage(record);
-      if (message && (await this.store.end(record, { status: 'failed', statusCode: 500, message }))) {
+      if (message && (await this.store.endFailed(record, { statusCode: 500, message }))) {
         this.logger.warn(`failed lost ${record.kind} job ${record.run_id}`);
       }
     }

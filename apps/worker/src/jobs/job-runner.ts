@@ -13,7 +13,16 @@ import { ModuleRef } from '@nestjs/core';
 import type { Job, Queue } from 'bull';
 import { AppConfig } from '@app/config';
 import { JobFiles, removeOtherRuns } from '@app/job-files';
-import { jobTarget, JobStore, lockSettings, type JobEnd, type JobPayload, type JobRecord } from '@app/jobs';
+import {
+  cancelledEnd,
+  jobTarget,
+  JobStore,
+  lockSettings,
+  type JobEnd,
+  type JobKind,
+  type JobPayload,
+  type JobRecord,
+} from '@app/jobs';
 import { jobEndedMessage, Mailer } from '@app/mail';
 import { fixityFailures, jobDuration, jobsEnded, jobsRunning, withLogContext } from '@app/observability';
 import { IdleCollector } from './idle-collector';
@@ -125,9 +134,9 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
   /**
    * The run to carry out, once this worker holds its lease; null when there is nothing to do. A run another
    * worker holds (Bull handed the job out twice, or its dead worker's lease has not lapsed yet) is waited for.
-   * A run cancelled while no worker carried it out (its worker died) has what its runs wrote taken back by the
-   * worker that holds the lease next: its own worker, if alive, took it back already, and taking back twice is
-   * harmless.
+   * A run cancelled while no worker carried it out (queued, or its worker died) has what its runs wrote taken
+   * back by the worker that holds the lease next, which then ends it: its own worker, if alive, took it back
+   * already, and taking back twice is harmless.
    */
   private async leaseRun(
     handler: JobHandler,
@@ -135,20 +144,30 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
     lease: RunLease,
   ): Promise<JobRecord | null> {
     const run = { kind: handler.kind, ticket: payload.ticket, run_id: payload.runId };
+    const ours = (record: JobRecord | null): record is JobRecord =>
+      record?.run_id === payload.runId && ['in_progress', 'cancelled'].includes(record.status);
     while (!this.stopping) {
-      const record = await this.store.get(handler.kind, payload.ticket);
-      // replaced by a newer run, or ended by its worker
-      if (!record || record.run_id !== payload.runId || !['in_progress', 'cancelled'].includes(record.status))
-        return null;
       if (await this.store.holdRun(run, lease.holder, lease.ttlMs)) {
-        if (record.status === 'in_progress') return record;
-        await this.takeBack(handler, payload, record);
+        // read once held: a cancel that found the run held by no worker has ended it already
+        const record = await this.store.get(handler.kind, payload.ticket);
+        if (ours(record) && record.status === 'in_progress' && !record.cancelling) return record;
+        if (ours(record)) await this.endCancelled(handler, payload, record);
         await this.store.releaseRun(run, lease.holder);
         return null;
       }
+      // replaced by a newer run, or ended by its worker
+      if (!ours(await this.store.get(handler.kind, payload.ticket))) return null;
       await new Promise((resolve) => setTimeout(resolve, lease.ttlMs / 10));
     }
     return null;
+  }
+
+  /** A run cancelled while no worker carried it out: what its runs wrote goes, then it reads as cancelled. */
+  private async endCancelled(handler: JobHandler, payload: JobPayload, record: JobRecord): Promise<void> {
+    await this.takeBack(handler, payload, record);
+    if (record.status !== 'in_progress') return;
+    if ((await this.store.end(record, cancelledEnd(handler.kind))) === 'ended')
+      await this.notify(payload, record);
   }
 
   /** Runs the job and records its end; true when it was handed back instead (the worker is stopping). */
@@ -188,17 +207,36 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
       return false;
     }
     if (context.handedBack && outcome === undefined) return true;
-    const ended = outcome !== undefined && (await this.store.end(record, outcome));
-    countEnd(handler.kind, payload, ended ? outcome : undefined, (performance.now() - startedAt) / 1000);
-    // cancelled between the job's last look and its end: what it wrote goes, as for any cancelled job
-    const takeBack = done?.takeBack;
-    if (!ended && takeBack) await this.takingBack(handler.kind, takeBack);
-    // A cancelled run (or one cancelled just as it finished) and a failed one leave no files behind.
-    if (!ended || outcome?.status !== 'finished') await this.removeFiles(record, workDir);
-    // with an object store, what the run leaves is in the store: its directory here was scratch
-    else if (!this.files.inWorkDir) await rm(workDir, { recursive: true, force: true });
+    // stopped without an outcome: cancelled (or ended meanwhile by another process)
+    const run = { kind: handler.kind, record, workDir, takeBack: done?.takeBack };
+    const ended = await this.recordEnd(run, outcome ?? cancelledEnd(handler.kind));
+    countEnd(handler.kind, payload, ended, (performance.now() - startedAt) / 1000);
     await this.notify(payload, record, done?.link);
     return false;
+  }
+
+  /**
+   * Records how a run ended, once what it leaves is as the end says: a run that failed or was cancelled has
+   * its files removed first (its handler took back its writes at the target as it stopped), and one that
+   * finished as the user cancelled it has its writes taken back first too. Answers the end recorded;
+   * undefined when the run had ended already (ended by another process).
+   */
+  private async recordEnd(run: EndingRun, outcome: JobEnd): Promise<JobEnd | undefined> {
+    const { kind, record, workDir, takeBack } = run;
+    if (outcome.status === 'finished') {
+      const answer = await this.store.end(record, outcome);
+      if (answer === 'ended') {
+        // with an object store, what the run leaves is in the store: its directory here was scratch
+        if (!this.files.inWorkDir) await rm(workDir, { recursive: true, force: true });
+        return outcome;
+      }
+      // cancelled between the job's last look and its end: what it wrote goes, as for any cancelled job
+      if (takeBack) await this.takingBack(kind, takeBack);
+      outcome = cancelledEnd(kind);
+    }
+    await this.removeFiles(record, workDir);
+    if (outcome.status === 'failed') return (await this.store.endFailed(record, outcome)) ?? undefined;
+    return (await this.store.end(record, outcome)) === 'ended' ? outcome : undefined;
   }
 
   /** A run that ended while its worker was dead: what its runs wrote goes, and its files. */
@@ -225,17 +263,26 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
     }
   }
 
+  /**
+   * Bull failed a job whose workers kept dying: what its runs wrote goes, then it reads as failed (or as
+   * cancelled, when the user is cancelling it). A worker still carrying it out (only slow to renew its lock)
+   * holds its lease, and ends it itself.
+   */
   private async onGaveUp(handler: JobHandler, job: Job<JobPayload>, error: Error): Promise<void> {
     const record = await this.store.get(handler.kind, job.data.ticket);
-    if (!record || record.run_id !== job.data.runId) return;
-    const failed = await this.store.end(record, {
-      status: 'failed',
-      statusCode: 500,
-      message: gaveUpMessage(error.message),
-    });
-    // failed now, or cancelled while its worker was dead: either way what its runs wrote goes
-    if (failed || record.status === 'cancelled') await this.takeBack(handler, job.data, record);
-    if (failed) await this.notify(job.data, record);
+    if (!record || record.run_id !== job.data.runId || !['in_progress', 'cancelled'].includes(record.status))
+      return;
+    const holder = randomUUID();
+    const { lockDuration } = lockSettings(this.config.jobLockMs);
+    if (!(await this.store.holdRun(record, holder, lockDuration))) return;
+    try {
+      await this.takeBack(handler, job.data, record);
+      if (record.status !== 'in_progress') return;
+      const failure = { statusCode: 500, message: gaveUpMessage(error.message) };
+      if (await this.store.endFailed(record, failure)) await this.notify(job.data, record);
+    } finally {
+      await this.store.releaseRun(record, holder).catch(() => undefined);
+    }
   }
 
   private async notify(payload: JobPayload, record: JobRecord, link?: string): Promise<void> {
@@ -278,6 +325,15 @@ function countEnd(kind: string, payload: JobPayload, outcome: JobEnd | undefined
   jobDuration.observe({ kind, outcome: status }, seconds);
   const failedFixity = outcome?.status === 'finished' ? (outcome.result?.failed_fixity ?? []) : [];
   if (failedFixity.length > 0) fixityFailures.inc({ kind, target }, failedFixity.length);
+}
+
+/** A run that stopped, as recordEnd needs it. */
+interface EndingRun {
+  kind: JobKind;
+  record: JobRecord;
+  workDir: string;
+  /** takes back what the run wrote, when it finished as the user cancelled it */
+  takeBack?: () => Promise<void>;
 }
 
 /** How a job that Bull gave up on (its workers kept dying) reads. */

@@ -140,12 +140,10 @@ export class TransferJob implements JobHandler<'transfer'> {
       await to.setKeywords(place.containerId, normalizeKeywords([...present, ...carried]));
     }
     const action = this.transferAction(transfer, keywords, report.files);
-    await commitWithMetadata(
-      place,
-      to,
-      [action, ...(sourceMetadata.value?.actions ?? [])],
-      [...(sourceMetadata.value?.allKeywords ?? []), ...carried],
-    );
+    await commitWithMetadata(place, to, context, {
+      actions: [action, ...(sourceMetadata.value?.actions ?? [])],
+      keywords: [...(sourceMetadata.value?.allKeywords ?? []), ...carried],
+    });
     return {
       message: report.fixity.message('Transfer'),
       result: {

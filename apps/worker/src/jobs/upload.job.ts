@@ -69,15 +69,18 @@ export class UploadJob implements JobHandler<'upload'> {
     const session = await target.connector.open(this.cipher.decrypt(payload.destinationToken));
     context.setTotals(bag.files, bag.bytes);
     context.setMessage(`Uploading files to ${target.entry.readable_name}...`);
-    const destination = await openDestination(this.store, context, session, {
-      containerId: payload.containerId,
-      title: bag.projectTitle,
-      message: 'PresQT Upload',
-      nested: bag.nested,
-      stagingDir: workDir,
-    });
+    // opened before a project is made, so that a package it can't read leaves none behind
     const zip = await openZip(packageFile, this.config.zipLimits);
     try {
+      // cancelled while the package came: no project is made for nothing
+      await context.checkCancelled();
+      const destination = await openDestination(this.store, context, session, {
+        containerId: payload.containerId,
+        title: bag.projectTitle,
+        message: 'PresQT Upload',
+        nested: bag.nested,
+        stagingDir: workDir,
+      });
       return await writeOrTakeBack(context, destination.writer, () =>
         this.write({ payload, context, workDir, target, session, bag, payloadFile, zip, destination }),
       );
@@ -113,12 +116,10 @@ export class UploadJob implements JobHandler<'upload'> {
       files: report.files,
     });
     const uploaded = bag.metadata as FtsMetadata | null;
-    await commitWithMetadata(
-      destination,
-      session,
-      [action, ...(uploaded?.actions ?? [])],
-      uploaded?.allKeywords ?? [],
-    );
+    await commitWithMetadata(destination, session, context, {
+      actions: [action, ...(uploaded?.actions ?? [])],
+      keywords: uploaded?.allKeywords ?? [],
+    });
     return {
       message: report.fixity.message('Upload'),
       result: ingestResult(report, target.name, destination.containerId),
