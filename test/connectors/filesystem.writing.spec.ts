@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { connectorContext } from '../support/connector-context';
 import { join } from 'node:path';
@@ -74,5 +74,23 @@ describe('filesystem connector: writing', () => {
     };
     await expect(put(project.id, ['f.bin'], failing, 'ignore')).rejects.toThrow('connection reset');
     expect(await readdir(join(userDir, 'P'))).toEqual([]);
+  });
+
+  it('takes back many changes in nested folders at once, leaving the container as it found it', async () => {
+    const project = await session.createProject('P');
+    await put(project.id, ['kept', 'old.txt'], incoming('old'), 'ignore');
+    await mkdir(join(userDir, 'P', 'empty'));
+    const writer = await session.openWriter(project.id, { newProject: false, message: 'test' });
+    await writer.putFile(['kept', 'old.txt'], incoming('new'), 'update');
+    for (let i = 0; i < 40; i++)
+      await writer.putFile([`d${i % 3}`, `sub${i % 2}`, `f${i}.txt`], incoming(String(i)), 'ignore');
+    await writer.putFile(['kept', 'f.txt'], incoming('f'), 'ignore');
+    await writer.abandon!();
+    expect((await readdir(join(userDir, 'P'), { recursive: true })).sort()).toEqual([
+      'empty',
+      'kept',
+      join('kept', 'old.txt'),
+    ]);
+    expect(await readFile(join(userDir, 'P', 'kept', 'old.txt'), 'utf8')).toBe('old');
   });
 });

@@ -158,20 +158,46 @@ export async function dropBackups(containerDir: string, changes: readonly Writte
 
 /**
  * Takes back the changes of a failed or cancelled job, newest first: a created file goes (and the folders it
- * needed, when they are left empty, up to `containerDir`), a replaced file gets its old content back.
+ * needed, when they are left empty, up to `containerDir`), a replaced file gets its old content back. Changes
+ * of different paths are undone several at a time: a cancel reads as ended only once they are, and each
+ * waits its turn for the file threads that every running job shares.
  */
 export async function undoChanges(containerDir: string, changes: readonly WrittenChange[]): Promise<void> {
-  for (const change of [...changes].reverse()) {
-    const path = join(containerDir, change.path);
-    if (change.kind === 'replaced') {
-      await rename(join(containerDir, change.backup), path).catch(() => undefined);
-      continue;
-    }
-    await rm(path, { force: true });
-    for (let dir = dirname(path); dir.startsWith(containerDir + sep); dir = dirname(dir)) {
-      if (!(await removeIfEmpty(dir))) break;
+  for (const batch of batchesOfDistinctPaths([...changes].reverse(), UNDONE_AT_ONCE))
+    await Promise.all(batch.map((change) => undoChange(containerDir, change)));
+}
+
+/** Changes undone at once. */
+const UNDONE_AT_ONCE = 16;
+
+async function undoChange(containerDir: string, change: WrittenChange): Promise<void> {
+  const path = join(containerDir, change.path);
+  if (change.kind === 'replaced') {
+    await rename(join(containerDir, change.backup), path).catch(() => undefined);
+    return;
+  }
+  await rm(path, { force: true });
+  // a sibling's removal may empty a folder after this one found it full: the sibling's walk removes it then
+  for (let dir = dirname(path); dir.startsWith(containerDir + sep); dir = dirname(dir)) {
+    if (!(await removeIfEmpty(dir))) break;
+  }
+}
+
+/** `changes` in order, cut into batches of at most `size` in which no path comes twice. */
+function batchesOfDistinctPaths(changes: readonly WrittenChange[], size: number): WrittenChange[][] {
+  const batches: WrittenChange[][] = [];
+  let paths = new Set<string>();
+  for (const change of changes) {
+    const last = batches.at(-1);
+    if (!last || last.length >= size || paths.has(change.path)) {
+      batches.push([change]);
+      paths = new Set([change.path]);
+    } else {
+      last.push(change);
+      paths.add(change.path);
     }
   }
+  return batches;
 }
 
 /** Removes a folder that is empty (rmdir refuses any other); whether it went. */
