@@ -5,7 +5,9 @@ const HEADER = 'presqt-email-opt-in';
 // Deliberately stricter than RFC 5322: a dot-atom local part (no quoted strings, comments or display names)
 // and a hostname of dotted LDH labels, or `localhost`. That excludes spaces, commas, angle brackets, quotes
 // and CR/LF, so a value can never smuggle a second recipient or an extra mail header.
-const LOCAL_PART = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
+// RFC 5322 `atext`, the characters of one dot-separated part of the local part
+const ATEXT = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]";
+const LOCAL_PART = new RegExp(`^${ATEXT}+(\\.${ATEXT}+)*$`);
 const LABEL = /^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 
 /** True when `value` is exactly one plain email address (`local@domain`), nothing more. */
