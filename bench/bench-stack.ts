@@ -46,7 +46,7 @@ export async function startBenchStack(work: string, targetsFile: string, workers
     // PRESQT_NO_JEMALLOC=1 measures with glibc's allocator (scripts/start-app.sh)
     ...(process.env.PRESQT_NO_JEMALLOC ? { PRESQT_NO_JEMALLOC: process.env.PRESQT_NO_JEMALLOC } : {}),
   };
-  // as `npm run start:*` runs them (README, Memory); BENCH_NODE_ARGS adds node options, e.g.
+  // as `npm run start:*` runs them (docs/memory.md); BENCH_NODE_ARGS adds node options, e.g.
   // BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles both processes
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const start = (app: string) =>

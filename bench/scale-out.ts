@@ -63,7 +63,7 @@ interface BatchRun {
 /**
  * The seconds from starting every user's transfer to the last one finishing, with `workers` workers, and the
  * CPU time each process spent meanwhile: on one machine the fake upstream, the API and Redis share the cores
- * with the workers, so the speed-up is bounded by what the cores have left (README, Benchmarks).
+ * with the workers, so the speed-up is bounded by what the cores have left (docs/benchmarks.md#scale-out).
  */
 async function runBatch(work: string, targetsFile: string, workers: number): Promise<BatchRun> {
   const stack = await startBenchStack(join(work, `run-${workers}`), targetsFile, workers);

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Starts one app (api or worker) as every way of running the service does: `npm run start:*`, `npm run up`,
-# the Docker images, the benchmarks and the chaos run. Why each setting: README, Memory.
+# the Docker images, the benchmarks and the chaos run. Why each setting: docs/memory.md.
 # Usage: scripts/start-app.sh <api|worker> [node options...]
 set -e
 app=$1

@@ -241,7 +241,7 @@ command -v setsid >/dev/null && launcher=(setsid nohup)
 start_process() {
   local name=$1 log="$LOG_DIR/$1.log"
   [[ -f $log ]] && mv -f "$log" "$log.1"
-  # scripts/start-app.sh: the allocator and node settings every way of starting the apps uses (README, Memory)
+  # scripts/start-app.sh: the allocator and node settings every way of starting the apps uses (docs/memory.md)
   "${launcher[@]}" sh scripts/start-app.sh "$name" >"$log" 2>&1 </dev/null &
   echo $! >"$RUN_DIR/$name.pid"
   say "started $name (pid $!, log: $log)"

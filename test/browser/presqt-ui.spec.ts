@@ -33,8 +33,7 @@ import { BrowserWatch } from './browser-watch';
 /**
  * The PresQT web client (presqt-ui, built by test/browser/build-client.sh into a cache outside this
  * repository) in headless Chromium, against the real API, worker and Redis behind TLS, walking every flow a
- * researcher has. Skipped when the built client or Chromium is missing (README: "Using the existing PresQT web
- * client"). Each step leaves a screenshot in `<cache>/screenshots/`.
+ * researcher has. Skipped when the built client or Chromium is missing (docs/web-client.md#proof-in-a-browser). Each step leaves a screenshot in `<cache>/screenshots/`.
  */
 const runnable = clientIsBuilt() && existsSync(CHROMIUM);
 // a step waits for jobs over hundreds of megabytes, sent by the browser through TLS
@@ -362,7 +361,7 @@ describeWithClient(SUITE, () => {
     const polled = page.waitForResponse(/\/job_status\/transfer\//, { timeout: 60_000 });
     await transferOut('Big Survey', { keywords: 'No Enhancement' });
     await polled;
-    // the client's defect (README): after the cancel it refreshes the destination with its arguments shifted
+    // the client's defect (docs/web-client.md#deploying-it): after the cancel it refreshes the destination with its arguments shifted
     const shiftedRefresh = page.waitForResponse(/\/targets\/github\/resources\?page=alice-token$/);
     await page.getByRole('button', { name: 'Cancel' }).click();
     await page.getByText('Transfer is being cancelled...').waitFor();

@@ -93,7 +93,7 @@ export interface SuiteOptions {
   readOnly?: boolean;
   /**
    * What the target's writer takes back of a failed or cancelled job (ResourceWriter.abandon): a project
-   * made for the job, and the files it created in an existing one (README, Behaviour).
+   * made for the job, and the files it created in an existing one (docs/behaviour.md#taking-back).
    */
   takesBack?: { newProject: boolean; createdFiles: boolean };
 }

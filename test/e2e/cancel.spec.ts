@@ -238,7 +238,7 @@ describe('cancelling jobs at any moment (real API, worker and Redis)', () => {
 
   /**
    * The worker's resident memory (MiB) and open files once it has had time to settle after its last job
-   * (README, Memory).
+   * (docs/memory.md).
    */
   const settledWorker = async (): Promise<{ rssMiB: number; openFiles: number }> => {
     await new Promise((resolve) => setTimeout(resolve, 5000));

@@ -19,7 +19,7 @@ import {
 } from '../support/jobs';
 import { peakRssDuring, startStack, type Stack } from '../support/stack';
 
-/** What the PresQT web client (presqt-ui) sends: see the README, "Using the existing PresQT web client". */
+/** What the PresQT web client (presqt-ui) sends: see docs/web-client.md. */
 const SOURCE = { 'presqt-source-token': 'alice-token' };
 const DESTINATION = { 'presqt-destination-token': 'alice-token' };
 const BOTH = { ...SOURCE, ...DESTINATION };

@@ -1,4 +1,4 @@
-/** The exit statuses of every command (README, "Command-line client"). */
+/** The exit statuses of every command (docs/cli.md#exit-status). */
 export const EXIT = {
   ok: 0,
   /** the service refused a request, could not be reached, or a local file could not be read or written */

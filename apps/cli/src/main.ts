@@ -5,7 +5,7 @@ import { Output } from './output';
 import { buildProgram } from './program';
 import type { GlobalOptions } from './session';
 
-/** `presqt`: runs one command and exits with its status (README, "Command-line client"). */
+/** `presqt`: runs one command and exits with its status (docs/cli.md). */
 async function main(): Promise<number> {
   const signal = abortOnInterrupt();
   const program = buildProgram(signal);

@@ -19,7 +19,7 @@ import { ApiUploadOrTransfer } from './upload-or-transfer.docs';
 import { ResourcesService } from './resources.service';
 
 @ApiTags('resources')
-// job starts and listings are limited per token and per address (README, Abuse limits)
+// job starts and listings are limited per token and per address (docs/limits.md#rate-limits)
 @UseGuards(RateLimitGuard)
 @Controller('api_v1/targets/:targetName/resources')
 export class ResourcesController {

@@ -46,7 +46,7 @@ export const SERVICE_CATALOGUE: readonly ServiceDescription[] = [
       method: 'GET' as const,
     })),
   },
-  // the names the PresQT web client knows, beside ours (README, "Using the existing PresQT web client")
+  // the names the PresQT web client knows, beside ours (docs/web-client.md)
   {
     name: 'keyword_enhancement',
     readable_name: 'Keyword Enhancement',

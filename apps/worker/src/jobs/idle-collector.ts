@@ -4,7 +4,7 @@ import { Logger } from '@nestjs/common';
  * Gives a job's memory back once the worker has no job left: V8 collects an idle process's heap only when
  * it next allocates, so without a collection the garbage of a large job (and the allocator pages behind it)
  * stays resident until the next job. Needs `node --expose-gc`, as scripts/start-app.sh starts the worker
- * (README, Memory); without it this does nothing.
+ * (docs/memory.md); without it this does nothing.
  */
 export class IdleCollector {
   private running = 0;

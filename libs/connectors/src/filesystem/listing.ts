@@ -32,7 +32,7 @@ export function summarize(relativePath: string, isDirectory: boolean): ResourceS
  * Reads a directory a chunk of entries at a time (never whole) and hands each to `handle`, a chunk at once.
  * Directory entries and their metadata are read with synchronous calls: on a local disk each takes a few
  * microseconds, where a round trip through libuv's thread pool costs tens (a listing of 20 projects answered
- * about 1.8× as many requests a second; README, Benchmarks). Between chunks the event loop gets a turn, so a
+ * about 1.8× as many requests a second in `npm run bench:listing`). Between chunks the event loop gets a turn, so a
  * huge directory does not hold up other requests.
  */
 async function forEachEntry(dir: string, handle: (entry: Dirent) => Promise<void>): Promise<void> {
