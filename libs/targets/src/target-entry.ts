@@ -12,7 +12,7 @@ export const TARGET_ACTIONS = [
 ] as const;
 export type TargetAction = (typeof TARGET_ACTIONS)[number];
 
-/** One entry of the targets file (docs/configuration.md#the-targets-file). */
+/** One entry of the targets file (docs/targets-file.md). */
 export interface TargetEntry {
   name: string;
   readable_name: string;

@@ -32,7 +32,7 @@ export class Target {
   }
 }
 
-/** The targets of the targets file, loaded and validated once at start-up (docs/configuration.md#the-targets-file). */
+/** The targets of the targets file, loaded and validated once at start-up (docs/targets-file.md). */
 export class TargetsRegistry {
   private readonly byName: Map<string, Target>;
 
