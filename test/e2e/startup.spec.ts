@@ -79,6 +79,26 @@ describe('start-up and shutdown', () => {
   });
 
   it.each([
+    [{ REDIS_SENTINELS: 'sentinel-1:26379' }, 'REDIS_SENTINEL_NAME must be the name the sentinels monitor'],
+    [
+      { REDIS_SENTINELS: 'sentinel-1', REDIS_SENTINEL_NAME: 'presqt' },
+      'REDIS_SENTINELS must be a comma-separated list of host:port',
+    ],
+    [
+      { REDIS_SENTINELS: 's1:26379,s2:99999', REDIS_SENTINEL_NAME: 'presqt' },
+      'REDIS_SENTINELS: port 99999 is not between 1 and 65535',
+    ],
+    [
+      { REDIS_SENTINELS: 's1:26379', REDIS_SENTINEL_NAME: 'presqt', REDIS_URL: 'redis://127.0.0.1:6379' },
+      'set REDIS_URL (one Redis server) or REDIS_SENTINELS (Redis Sentinel), not both',
+    ],
+  ])('refuses Redis Sentinel configured as %j', async (env, message) => {
+    const proc = startApp('api', { ...baseEnv(), REDIS_URL: '', ...env });
+    expect(await proc.exited).toBe(1);
+    expect(proc.output()).toContain(message);
+  });
+
+  it.each([
     [{ JOB_FILES: 's3' }, 'JOB_FILES_S3_BUCKET must be the name of a bucket'],
     [{ JOB_FILES: 'nfs' }, 'JOB_FILES must be local or s3'],
     [{ JOB_FILES_REDIRECT: 'true' }, 'JOB_FILES_REDIRECT=true needs JOB_FILES=s3'],

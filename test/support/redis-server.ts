@@ -5,8 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './ports';
 
-/** A throwaway redis-server (Debian's) on a free loopback port (or `port`, to restart one), with persistence off. */
-export async function startRedis(port?: number): Promise<{ url: string; process: ChildProcess }> {
+/**
+ * A throwaway redis-server (Debian's) on a free loopback port (or `port`, to restart one), with persistence
+ * off; `settings` are more command-line settings (`--maxmemory-policy`, `allkeys-lru`...).
+ */
+export async function startRedis(
+  port?: number,
+  settings: string[] = [],
+): Promise<{ url: string; process: ChildProcess }> {
   if (spawnSync('redis-server', ['--version']).status !== 0) {
     throw new Error('redis-server is not installed: run `apt-get install -y redis-server` (see README).');
   }
@@ -14,7 +20,19 @@ export async function startRedis(port?: number): Promise<{ url: string; process:
   const dir = mkdtempSync(join(tmpdir(), 'presqt-redis-'));
   const child = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      dir,
+      ...settings,
+    ],
     { stdio: 'ignore', detached: false },
   );
   await waitForPort(port, 10_000);

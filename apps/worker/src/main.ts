@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NestFactory } from '@nestjs/core';
 import { closeOnSignals, loadSettingsOrExit, useStructuredLogs } from '@app/bootstrap';
+import { RedisConnections } from '@app/jobs';
 import { QueueReadiness } from './queue-readiness';
 import { WorkerModule } from './worker.module';
 
@@ -18,7 +19,7 @@ async function bootstrap(): Promise<void> {
   logger.log(`Worker health and metrics on http://${config.host}:${port}`);
   const queues = await app.get(QueueReadiness).waitUntilReady();
   logger.log(
-    `Worker ready: consuming queues ${queues.join(', ')} at ${config.redisUrl.replace(/\/\/[^@]*@/, '//')}`,
+    `Worker ready: consuming queues ${queues.join(', ')} at ${app.get(RedisConnections).describe()}`,
   );
 }
 

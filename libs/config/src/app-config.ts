@@ -26,6 +26,10 @@ const toBoolean = ({ value }: { value: unknown }): unknown =>
 const emptyAsUnset = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
+/** `host:port` (an IPv6 address in brackets), comma-separated. */
+const SENTINEL_ADDRESS = String.raw`(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}`;
+const SENTINEL_LIST = new RegExp(`^${SENTINEL_ADDRESS}(\\s*,\\s*${SENTINEL_ADDRESS})*$`);
+
 /** The environment as the service reads it; every variable is optional and has a default. */
 class Environment {
   @IsOptional()
@@ -47,8 +51,35 @@ class Environment {
   WORKER_HEALTH_PORT: number = 8001;
 
   @IsOptional()
+  @Transform(emptyAsUnset)
   @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
-  REDIS_URL: string = 'redis://127.0.0.1:6379';
+  REDIS_URL?: string;
+
+  @IsOptional()
+  @Transform(emptyAsUnset)
+  @Matches(SENTINEL_LIST, {
+    message:
+      'REDIS_SENTINELS must be a comma-separated list of host:port, such as sentinel-1:26379,sentinel-2:26379,sentinel-3:26379',
+  })
+  REDIS_SENTINELS?: string;
+
+  @ValidateIf((env: Environment) => env.REDIS_SENTINELS !== undefined)
+  @Transform(emptyAsUnset)
+  @Matches(/^[A-Za-z0-9._-]+$/, {
+    message:
+      'REDIS_SENTINEL_NAME must be the name the sentinels monitor the primary under (letters, digits, . _ -); it is required with REDIS_SENTINELS',
+  })
+  REDIS_SENTINEL_NAME?: string;
+
+  @IsOptional()
+  @Transform(emptyAsUnset)
+  @IsString()
+  REDIS_SENTINEL_PASSWORD?: string;
+
+  @IsOptional()
+  @Transform(emptyAsUnset)
+  @IsString()
+  REDIS_PASSWORD?: string;
 
   @IsOptional()
   @Matches(/^[A-Za-z0-9_-]+$/, { message: 'REDIS_PREFIX must contain only letters, digits, _ and -' })
@@ -491,6 +522,53 @@ class Environment {
   FAIRSHARE_EVALUATOR_TIMEOUT_MS: number = 300_000;
 }
 
+/**
+ * Where Redis is: one server at a URL, or the primary that Redis Sentinel names (docs/redis.md). Every
+ * connection of a process (the job store, the queues, the API's stores) is made from these.
+ */
+export type RedisSettings =
+  | { kind: 'server'; url: string; password: string | undefined }
+  | {
+      kind: 'sentinel';
+      sentinels: { host: string; port: number }[];
+      /** the name the sentinels monitor the primary under */
+      name: string;
+      /** the sentinels' own password (their requirepass); undefined: none */
+      sentinelPassword: string | undefined;
+      /** the primary's and replicas' password; undefined: none */
+      password: string | undefined;
+    };
+
+function redisSettings(env: Environment): RedisSettings {
+  if (env.REDIS_SENTINELS === undefined)
+    return { kind: 'server', url: env.REDIS_URL ?? DEFAULT_REDIS_URL, password: env.REDIS_PASSWORD };
+  return {
+    kind: 'sentinel',
+    sentinels: sentinelAddresses(env.REDIS_SENTINELS),
+    // validation has required the name with REDIS_SENTINELS
+    name: env.REDIS_SENTINEL_NAME!,
+    sentinelPassword: env.REDIS_SENTINEL_PASSWORD,
+    password: env.REDIS_PASSWORD,
+  };
+}
+
+const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+
+/** The addresses of a REDIS_SENTINELS list (already matched against SENTINEL_LIST); none for an empty one. */
+function sentinelAddresses(list: string): { host: string; port: number }[] {
+  return list
+    .split(',')
+    .filter((entry) => entry.trim() !== '')
+    .map((entry) => {
+      const address = entry.trim();
+      const colon = address.lastIndexOf(':');
+      return {
+        host: address.slice(0, colon).replace(/^\[(.*)\]$/, '$1'),
+        port: Number(address.slice(colon + 1)),
+      };
+    });
+}
+
 /** Timeouts and retries of requests to remote repositories (the connectors' shared HTTP client). */
 export interface UpstreamSettings {
   /** how long a request waits for the answer's headers, and between two chunks of its body */
@@ -568,7 +646,7 @@ export class AppConfig {
   readonly host: string;
   /** the worker's own HTTP port for health and metrics; 0: any free port */
   readonly workerHealthPort: number;
-  readonly redisUrl: string;
+  readonly redis: RedisSettings;
   readonly redisPrefix: string;
   /** how long the API waits for Redis to answer a command before answering 503 */
   readonly redisTimeoutMs: number;
@@ -634,7 +712,7 @@ export class AppConfig {
     this.port = env.PORT;
     this.host = env.HOST;
     this.workerHealthPort = env.WORKER_HEALTH_PORT;
-    this.redisUrl = env.REDIS_URL;
+    this.redis = redisSettings(env);
     this.redisPrefix = env.REDIS_PREFIX;
     this.redisTimeoutMs = env.REDIS_TIMEOUT_MS;
     this.targetsFile = resolve(env.TARGETS_FILE ?? join(projectRoot(), 'config', 'targets.json'));
@@ -761,6 +839,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       text.startsWith(error.property) ? text : `${error.property}: ${text}`,
     ),
   );
+  if (env.REDIS_SENTINELS !== undefined && env.REDIS_URL !== undefined)
+    problems.push('set REDIS_URL (one Redis server) or REDIS_SENTINELS (Redis Sentinel), not both');
+  for (const { port } of sentinelAddresses(env.REDIS_SENTINELS ?? ''))
+    if (port < 1 || port > 65535) problems.push(`REDIS_SENTINELS: port ${port} is not between 1 and 65535`);
   if (env.JOB_FILES_REDIRECT === true && env.JOB_FILES !== 's3')
     problems.push('JOB_FILES_REDIRECT=true needs JOB_FILES=s3 (a file on a local disk has no URL to send)');
   if (problems.length > 0) {

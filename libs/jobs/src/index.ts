@@ -6,3 +6,5 @@ export * from './job-store';
 export * from './job-payloads';
 export * from './jobs.module';
 export * from './redis-unavailable';
+export * from './redis-connections';
+export * from './replica-confirmation';

@@ -9,7 +9,8 @@ import {
   type JobKind,
   type ResultOf,
 } from './job-kinds';
-import { isRedisUnavailable } from './redis-unavailable';
+import { isRedisUnavailable, writeWhenBack } from './redis-unavailable';
+import { ReplicaConfirmation } from './replica-confirmation';
 
 /** Starts a run unless one is in progress: the one-job-per-kind-per-user rule, atomic in Redis (docs/behaviour.md#one-job-per-kind). */
 const START = `
@@ -40,10 +41,17 @@ return 1`;
 /**
  * Ends a run that is still in progress and lets its record (and checkpoints) expire: 1. A run the user is
  * cancelling ends only as cancelled (ARGV[3], the outcome's status): 2 refuses any other end. 0: not in progress.
+ * The same end sent again (the worker sends again a command whose answer a failover lost; its fields, the time
+ * included, are the same) answers 1 as the first did, so the worker does not take it for a cancel.
  */
 const END = `
 if redis.call('HGET', KEYS[1], 'run_id') ~= ARGV[1] then return 0 end
-if redis.call('HGET', KEYS[1], 'status') ~= 'in_progress' then return 0 end
+if redis.call('HGET', KEYS[1], 'status') ~= 'in_progress' then
+  for i = 4, #ARGV, 2 do
+    if redis.call('HGET', KEYS[1], ARGV[i]) ~= ARGV[i + 1] then return 0 end
+  end
+  return 1
+end
 if ARGV[3] ~= 'cancelled' and redis.call('HEXISTS', KEYS[1], 'cancelling') == 1 then return 2 end
 for i = 4, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
 redis.call('EXPIRE', KEYS[1], ARGV[2])
@@ -116,8 +124,7 @@ export function cancelledEnd(kind: JobKind): JobEnd {
   return { status: 'cancelled', message: cancelledMessage(kind) };
 }
 
-const START_TIMED_OUT: JobEnd = {
-  status: 'failed',
+const START_TIMED_OUT = {
   statusCode: 503,
   message: 'PresQT Error: the job could not be started: Redis did not answer in time.',
 };
@@ -157,6 +164,8 @@ export class JobStore {
     private readonly redis: Redis,
     private readonly prefix: string,
     private readonly ttlSeconds: number,
+    /** confirms a job's end with a replica, where a replica may become the primary */
+    private readonly confirmation = new ReplicaConfirmation(false, 0),
   ) {}
 
   /** Starts a new run; null when the user already has this kind of job in progress. */
@@ -181,9 +190,10 @@ export class JobStore {
       const started = await this.redis.eval(START, 2, ...this.keys(kind, ticket), ...toFields(record));
       return started === 1 ? record : null;
     } catch (error) {
-      // A command that timed out still runs once Redis answers again. Ending the run right behind it, on the
-      // same connection, keeps a start the user was answered 503 for from holding their slot afterwards.
-      if (isRedisUnavailable(error)) this.end(record, START_TIMED_OUT).catch(() => undefined);
+      // A command that timed out still runs once Redis answers again, and one whose answer a lost connection
+      // took may have run. Ending the run right behind it (on the same connection, or once it is back) keeps
+      // a start the user was answered 503 for from holding their slot afterwards.
+      if (isRedisUnavailable(error)) this.endFailedWhenBack(record, START_TIMED_OUT).catch(() => undefined);
       throw error;
     }
   }
@@ -235,7 +245,9 @@ export class JobStore {
       outcome.status,
       ...endPairs(outcome),
     );
-    return END_ANSWERS[Number(answer)];
+    const ended = END_ANSWERS[Number(answer)];
+    if (ended === 'ended') await this.confirmation.confirm(this.redis);
+    return ended;
   }
 
   /**
@@ -249,6 +261,11 @@ export class JobStore {
     if (answer === 'over') return null;
     const cancelled = cancelledEnd(record.kind);
     return (await this.end(record, cancelled)) === 'ended' ? cancelled : null;
+  }
+
+  /** Ends a run that failed (endFailed) now, or, when Redis does not answer, as soon as the connection is back. */
+  endFailedWhenBack(record: RunKey, failure: { statusCode: number; message: string }): Promise<void> {
+    return writeWhenBack(this.redis, () => this.endFailed(record, failure));
   }
 
   /**

@@ -1,50 +1,80 @@
-import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
-import Redis, { type RedisOptions } from 'ioredis';
+import {
+  DynamicModule,
+  Global,
+  Inject,
+  Logger,
+  Module,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { getQueueToken } from '@nestjs/bull';
+import type { Queue } from 'bull';
+import type Redis from 'ioredis';
 import { AppConfig } from '@app/config';
+import { JOB_KINDS } from './job-kinds';
 import { JobStore } from './job-store';
 import { jobQueuesModules } from './queues';
+import { RedisConnections, type RedisWaiting } from './redis-connections';
+import { checkRedisDurability } from './redis-durability';
+import { ReplicaConfirmation } from './replica-confirmation';
 import { TokenCipher } from './tickets';
 
 /** The process's Redis connection, for other modules that keep state beside the jobs (under REDIS_PREFIX). */
 export const REDIS_CLIENT = Symbol('redis-client');
 
-/**
- * How a process waits for Redis: the API gives up on a command after `commandTimeoutMs` (and answers 503)
- * rather than hang its clients; the worker leaves it unset, as Bull's blocking reads wait by design.
- */
-export interface RedisWaiting {
-  commandTimeoutMs?: number;
-}
+/** The longest wait for a replica to confirm a job's start or end (see ReplicaConfirmation). */
+const REPLICA_CONFIRMATION_MS = 500;
 
 /** Job records, token encryption and the queues, for the API and the worker alike. */
 @Global()
 @Module({})
-export class JobsModule implements OnApplicationShutdown {
-  constructor(@Inject(REDIS_CLIENT) private readonly redis: Redis) {}
+export class JobsModule implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Redis');
+
+  constructor(
+    @Inject(REDIS_CLIENT) private readonly redis: Redis,
+    private readonly connections: RedisConnections,
+    private readonly moduleRef: ModuleRef,
+  ) {}
 
   static forRoot(config: AppConfig, waiting: RedisWaiting = {}): DynamicModule {
-    const redisOptions: RedisOptions = { commandTimeout: waiting.commandTimeoutMs };
-    const queues = jobQueuesModules(config, redisOptions);
+    const connections = new RedisConnections(config.redis, waiting);
+    const queues = jobQueuesModules(config, connections);
+    // a confirmation must come back before the API's command timeout
+    const confirmationMs = Math.min(REPLICA_CONFIRMATION_MS, (waiting.commandTimeoutMs ?? Infinity) / 2);
     return {
       module: JobsModule,
       imports: queues,
       providers: [
+        { provide: RedisConnections, useValue: connections },
+        { provide: REDIS_CLIENT, useFactory: () => connections.open() },
         {
-          provide: REDIS_CLIENT,
-          useFactory: () => new Redis(config.redisUrl, { ...redisOptions, maxRetriesPerRequest: 3 }),
+          provide: ReplicaConfirmation,
+          useValue: new ReplicaConfirmation(connections.replicated, Math.floor(confirmationMs)),
         },
         {
           provide: JobStore,
-          inject: [REDIS_CLIENT],
-          useFactory: (redis: Redis) => new JobStore(redis, config.redisPrefix, config.jobTtlSeconds),
+          inject: [REDIS_CLIENT, ReplicaConfirmation],
+          useFactory: (redis: Redis, confirmation: ReplicaConfirmation) =>
+            new JobStore(redis, config.redisPrefix, config.jobTtlSeconds, confirmation),
         },
         { provide: TokenCipher, useFactory: () => new TokenCipher(config.secretKey) },
       ],
-      exports: [REDIS_CLIENT, JobStore, TokenCipher, ...queues],
+      exports: [REDIS_CLIENT, RedisConnections, ReplicaConfirmation, JobStore, TokenCipher, ...queues],
     };
   }
 
+  /** Warns about Redis settings under which Redis may lose jobs, once connected (not holding the start up). */
+  onApplicationBootstrap(): void {
+    void checkRedisDurability(this.redis, this.logger);
+  }
+
+  /** The queues close first (Bull closes none of the connections it was given), then every connection. */
   async onApplicationShutdown(): Promise<void> {
-    await this.redis.quit();
+    await Promise.all(
+      JOB_KINDS.map((kind) => this.moduleRef.get<Queue>(getQueueToken(kind), { strict: false }).close()),
+    );
+    await this.connections.closeAll();
   }
 }

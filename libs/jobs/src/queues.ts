@@ -1,9 +1,9 @@
 import { BullModule } from '@nestjs/bull';
 import type { DynamicModule } from '@nestjs/common';
-import type { RedisOptions } from 'ioredis';
 import type { AppConfig } from '@app/config';
 
 import { JOB_KINDS } from './job-kinds';
+import type { RedisConnections } from './redis-connections';
 
 /**
  * Bull's timings, so that a job whose worker died is taken over within `jobLockMs`: the dead worker's last
@@ -24,14 +24,14 @@ export function lockSettings(jobLockMs: number) {
 }
 
 /**
- * Bull's connection and the queues, shared by the API (which adds jobs) and the worker (which runs them).
+ * The queues, shared by the API (which adds jobs) and the worker (which runs them). Bull takes its
+ * connections from `connections` (which closes them: JobsModule does, after the queues).
  * A worker that dies has its job taken over by another within `jobLockMs` (see lockSettings).
  */
-export function jobQueuesModules(config: AppConfig, redisOptions: RedisOptions = {}): DynamicModule[] {
+export function jobQueuesModules(config: AppConfig, connections: RedisConnections): DynamicModule[] {
   return [
     BullModule.forRoot({
-      url: config.redisUrl,
-      redis: redisOptions,
+      createClient: (type) => connections.open(type === 'client' ? 'commands' : 'blocking'),
       prefix: `${config.redisPrefix}:bull`,
       settings: lockSettings(config.jobLockMs),
       defaultJobOptions: { attempts: 1, removeOnComplete: true, removeOnFail: 100 },

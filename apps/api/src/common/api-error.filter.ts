@@ -5,9 +5,12 @@ import { isRedisUnavailable } from '@app/jobs';
 import { discardRestOfBody } from './http-edges';
 import { RouteTable } from './route-table';
 
+/** What a 503 for a Redis that does not answer asks clients to wait before they try again. */
+const REDIS_RETRY_AFTER_SECONDS = 2;
+
 /**
  * The one place that turns errors into `{"error": message}` (docs/behaviour.md#errors). Unknown routes answer 404 and
- * known routes asked with the wrong method 405; a Redis that does not answer gives 503; anything unexpected
+ * known routes asked with the wrong method 405; a Redis that does not answer gives 503 with Retry-After; anything unexpected
  * is logged and answers 500. The rest of a request body nothing read is discarded first, so that the answer
  * reaches a client still sending it.
  */
@@ -40,6 +43,8 @@ export class ApiErrorFilter implements ExceptionFilter {
       this.logger.warn(
         `${request.method} ${request.path}: Redis is not answering (${(exception as Error).message})`,
       );
+      // a failover takes seconds: a client may try again soon
+      response.setHeader('Retry-After', String(REDIS_RETRY_AFTER_SECONDS));
       return {
         status: 503,
         message: 'PresQT Error: the job store (Redis) does not answer at the moment; try again shortly.',

@@ -3,7 +3,16 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import type { Queue } from 'bull';
 import { ServiceError } from '@app/common';
-import { JOB_KINDS, jobTarget, JobStore, type JobKind, type JobRecord, type PayloadOf } from '@app/jobs';
+import {
+  isRedisUnavailable,
+  JOB_KINDS,
+  jobTarget,
+  JobStore,
+  ReplicaConfirmation,
+  type JobKind,
+  type JobRecord,
+  type PayloadOf,
+} from '@app/jobs';
 import { currentRequestId, jobsStarted } from '@app/observability';
 
 export const IN_PROGRESS_ERROR = 'User currently has processes in progress.';
@@ -16,6 +25,7 @@ export class JobStarter implements OnModuleInit {
   constructor(
     private readonly store: JobStore,
     private readonly moduleRef: ModuleRef,
+    private readonly confirmation: ReplicaConfirmation,
   ) {}
 
   onModuleInit(): void {
@@ -26,7 +36,8 @@ export class JobStarter implements OnModuleInit {
 
   /**
    * `prepare` runs once the slot is claimed and before the job is queued (to hand files to the worker). If
-   * either fails, the run ends as failed, so the slot is never left taken.
+   * either fails, the run ends as failed, so the slot is never left taken. A job is accepted once a replica
+   * has its record and queue entry too (with Sentinel), so that a failover right after the 202 keeps it.
    */
   async start<K extends JobKind>(
     kind: K,
@@ -39,13 +50,19 @@ export class JobStarter implements OnModuleInit {
     try {
       await prepare?.(record);
       const data = { ...payload, ticket, runId: record.run_id, requestId: currentRequestId() };
-      await this.queues.get(kind)!.add(data, { jobId: `${kind}:${ticket}:${record.run_id}` });
+      const queue = this.queues.get(kind)!;
+      await queue.add(data, { jobId: `${kind}:${ticket}:${record.run_id}` });
+      // the queue entry was written after the record: a replica that has it has both
+      await this.confirmation.confirm(queue.client);
       jobsStarted.inc({ kind, target: jobTarget(data as PayloadOf<K>) });
       return record;
     } catch (error) {
       const message = `PresQT Error: the job could not be started: ${(error as Error).message}`;
-      await this.store.endFailed(record, { statusCode: 503, message });
-      throw error instanceof ServiceError ? error : new ServiceError(503, message);
+      await this.store.endFailedWhenBack(record, { statusCode: 503, message });
+      // a Redis that stopped answering is answered as everywhere else (503 with Retry-After)
+      throw error instanceof ServiceError || isRedisUnavailable(error)
+        ? error
+        : new ServiceError(503, message);
     }
   }
 }

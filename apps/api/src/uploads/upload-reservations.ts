@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { AppConfig } from '@app/config';
-import { REDIS_CLIENT } from '@app/jobs';
+import { REDIS_CLIENT, writeWhenBack } from '@app/jobs';
 
 /** How long a reservation lives unless renewed: an API process that dies while receiving frees it by then. */
 const HOLD_MS = 30_000;
@@ -40,7 +40,8 @@ export class UploadReservations {
     return {
       release: async () => {
         clearInterval(renewal);
-        await this.redis.eval(RELEASE, 1, key, holder);
+        // a failed start must not keep the user's next upload out until the reservation lapses
+        await writeWhenBack(this.redis, () => this.redis.eval(RELEASE, 1, key, holder));
       },
     };
   }

@@ -23,6 +23,8 @@ export class Readiness {
 
   async redisAnswers(): Promise<HealthIndicatorResult> {
     const redis = this.indicators.check('redis');
+    // no primary connected (lost, or a failover under way): no need to wait for the ping
+    if (this.redis.status !== 'ready') return redis.down({ message: `not connected (${this.redis.status})` });
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`no answer in ${REDIS_PROBE_MS} ms`)), REDIS_PROBE_MS);

@@ -1,0 +1,141 @@
+import { Logger } from '@nestjs/common';
+import Redis, { type RedisOptions } from 'ioredis';
+import type { RedisSettings } from '@app/config';
+
+/**
+ * How a process waits for Redis. The API gives up on a command after `commandTimeoutMs`, and at once while no
+ * primary is connected, and answers 503 rather than hang its clients. The worker (no timeout) waits however
+ * long it takes: its commands wait for the next primary and those in flight when a connection dropped are sent
+ * again, so that a run rides out a failover and carries on.
+ */
+export interface RedisWaiting {
+  commandTimeoutMs?: number;
+}
+
+/** How long between two attempts to reconnect: a new primary is found within a second of being promoted. */
+const RECONNECT_STEP_MS = 100;
+const RECONNECT_MAX_MS = 1000;
+/** the sentinels each connection listens to for a new primary (ioredis's default, 10, is a lot per connection) */
+const FAILOVER_SUBSCRIPTIONS = 2;
+/** how often a connection's errors are logged at most while it stays down */
+const ERROR_LOG_INTERVAL_MS = 5000;
+
+/** What a connection is for: commands, or Bull's blocking reads and event subscriptions, which wait by design. */
+export type ConnectionUse = 'commands' | 'blocking';
+
+/**
+ * The one place Redis connections are made, from the settings (REDIS_URL, or REDIS_SENTINELS with its name
+ * and passwords): the process's own and Bull's (its `createClient`), all of which it closes at the end.
+ */
+export class RedisConnections {
+  private readonly logger = new Logger('Redis');
+  private readonly opened = new Set<Redis>();
+  private errorLoggedAt = 0;
+
+  constructor(
+    private readonly settings: RedisSettings,
+    private readonly waiting: RedisWaiting = {},
+  ) {}
+
+  /** With Sentinel a replica may become the primary: writes that must outlive that are confirmed by one. */
+  get replicated(): boolean {
+    return this.settings.kind === 'sentinel';
+  }
+
+  /** Where the connections go, for logs (never with a password). */
+  describe(): string {
+    const { settings } = this;
+    if (settings.kind === 'server') return settings.url.replace(/\/\/[^@]*@/, '//');
+    const sentinels = settings.sentinels.map(({ host, port }) => `${host}:${port}`).join(', ');
+    return `the primary "${settings.name}" of the sentinels ${sentinels}`;
+  }
+
+  /** A new connection to the primary, which logs when it is lost and when it is back. */
+  open(use: ConnectionUse = 'commands'): Redis {
+    const answerAtOnce = use === 'commands' && this.waiting.commandTimeoutMs !== undefined;
+    const client = new Redis({
+      ...addressOptions(this.settings),
+      ...(use === 'blocking'
+        ? // Bull refuses a blocking connection that gives up on commands or checks readiness
+          { maxRetriesPerRequest: null, enableReadyCheck: false }
+        : {
+            commandTimeout: this.waiting.commandTimeoutMs,
+            maxRetriesPerRequest: answerAtOnce ? 3 : null,
+            // the API does not send again a command whose answer was lost: it has answered 503 for it
+            autoResendUnfulfilledCommands: !answerAtOnce,
+          }),
+      retryStrategy: (attempt) => Math.min(attempt * RECONNECT_STEP_MS, RECONNECT_MAX_MS),
+      // A demoted primary (a failover while it was reachable) refuses writes: find the new one. A refused
+      // command never ran, so one that waits for Redis can be sent again.
+      reconnectOnError: (error) => (error.message.startsWith('READONLY') ? (answerAtOnce ? 1 : 2) : false),
+    });
+    if (answerAtOnce) answerAtOnceWhenLost(client);
+    this.logConnectionChanges(client);
+    this.opened.add(client);
+    client.once('end', () => this.opened.delete(client));
+    return client;
+  }
+
+  /** Closes every connection still open. */
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.opened].map((client) => client.quit().catch(() => client.disconnect())));
+  }
+
+  /** Logs a lost connection (of all of them, once in ERROR_LOG_INTERVAL_MS at most), and each one back. */
+  private logConnectionChanges(client: Redis): void {
+    let lost = false;
+    client.on('error', (error: Error) => {
+      lost = true;
+      if (Date.now() - this.errorLoggedAt < ERROR_LOG_INTERVAL_MS) return;
+      this.errorLoggedAt = Date.now();
+      this.logger.warn(`Redis connection to ${this.describe()}: ${error.message}`);
+    });
+    client.on('ready', () => {
+      if (!lost) return;
+      lost = false;
+      const stream = client.stream as { remoteAddress?: string; remotePort?: number } | undefined;
+      this.logger.log(`Redis connection back, to ${stream?.remoteAddress}:${stream?.remotePort}`);
+    });
+  }
+}
+
+/**
+ * Commands wait for the first connection (the process is starting), but once it stands, the API does not
+ * wait for a lost one: a command sent while no primary is connected fails at once, and so do those whose
+ * answers the lost connection took with it, instead of waiting for the command timeout.
+ */
+function answerAtOnceWhenLost(client: Redis): void {
+  client.once('ready', () => (client.options.enableOfflineQueue = false));
+  client.on('close', () => {
+    for (let item = client.commandQueue.shift(); item; item = client.commandQueue.shift())
+      item.command.reject(new Error('Connection is closed.'));
+  });
+}
+
+/** Where the primary is: a server's address, or the sentinels that name it. */
+function addressOptions(settings: RedisSettings): RedisOptions {
+  if (settings.kind === 'sentinel') {
+    return {
+      sentinels: settings.sentinels,
+      name: settings.name,
+      sentinelPassword: settings.sentinelPassword,
+      password: settings.password,
+      sentinelRetryStrategy: (attempt) => Math.min(attempt * RECONNECT_STEP_MS, RECONNECT_MAX_MS),
+      // Told by the sentinels of a new primary, a connection leaves the former one at once: one that hangs
+      // (a frozen host, a partition) would otherwise hold it until the command timeout, or for ever.
+      failoverDetector: true,
+      sentinelMaxConnections: FAILOVER_SUBSCRIPTIONS,
+    };
+  }
+  // read here rather than by ioredis and Bull apart: Bull's own reading ignores rediss:// (TLS)
+  const url = new URL(settings.url);
+  const decoded = (part: string) => (part === '' ? undefined : decodeURIComponent(part));
+  return {
+    host: url.hostname.replace(/^\[(.*)\]$/, '$1') || '127.0.0.1',
+    port: url.port === '' ? 6379 : Number(url.port),
+    username: decoded(url.username),
+    password: settings.password ?? decoded(url.password),
+    db: Number.parseInt(url.pathname.slice(1), 10) || 0,
+    ...(url.protocol === 'rediss:' ? { tls: {} } : {}),
+  };
+}
