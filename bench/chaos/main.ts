@@ -1,45 +1,39 @@
 /**
- * Chaos: a mixed load of downloads, uploads and transfers by several users for a bounded time, while workers
- * are killed (SIGKILL) and restarted and Redis (with its append-only file) is restarted, at random moments.
- * At the end every job must have ended (finished, failed or cancelled, none stuck), every finished zip must
- * verify as a bag, every target must hold each upload or transfer whole or not at all, and no process's memory
- * may have kept growing. It prints those counts.
+ * Chaos: a mixed load of downloads, uploads and transfers by several users for a bounded time, at random
+ * moments killing a worker (SIGKILL, then started again), killing the Redis primary (SIGKILL: the sentinels
+ * promote its replica, and it comes back a few seconds later as the new primary's replica) or restarting all
+ * of Redis (SIGTERM, append-only files on). Redis runs as in production with Sentinel: a primary, a replica
+ * and three sentinels (test/support/redis-sentinel.ts). At the end every job accepted must have ended
+ * (finished, failed or cancelled; none lost, none stuck), every finished zip must verify as a bag, every
+ * target must hold each upload or transfer whole or not at all, and no process's memory may have kept
+ * growing. It prints those counts.
  *
  *   npm run build && npm run chaos     (CHAOS_SECONDS=180, CHAOS_USERS=4, CHAOS_WORKERS=2)
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { filesystemEntry, writeTargetsFile } from '../../test/support/fs-fixtures';
+import { verifyRuns, type Findings } from '../../test/support/job-outcomes';
 import { freePort } from '../../test/support/ports';
+import { SentinelSet } from '../../test/support/redis-sentinel';
 import { waitForPort } from '../../test/support/redis-server';
 import { ROOT, startApp, type RunningProcess } from '../../test/support/stack';
-import { runUser, type JobRun } from './load';
-import { PersistentRedis, RestartableWorker, rssMiB } from './processes';
-import { verifyRuns } from './verify';
+import { prepareLab, runUser, type JobRun, type Lab } from '../../test/support/user-jobs';
+import { RestartableWorker, rssMiB } from './processes';
 
 const SECONDS = Number(process.env.CHAOS_SECONDS ?? 180);
 const USERS = Number(process.env.CHAOS_USERS ?? 4);
 const WORKERS = Number(process.env.CHAOS_WORKERS ?? 2);
 const JOB_LOCK_MS = 5000;
 const PROJECTS = ['Alpha', 'Beta', 'Gamma'];
+/** how long a killed primary stays down after the failover, as a host takes to come back */
+const PRIMARY_DOWN_MS = 3000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Lab projects for every user: 20 files of 1 MiB each, in two folders. */
-function seedLab(lab: string, users: string[]): void {
-  for (const user of users)
-    for (const project of PROJECTS)
-      for (let i = 0; i < 20; i++) {
-        const dir = join(lab, user, project, `set-${i % 2}`);
-        mkdirSync(dir, { recursive: true });
-        writeFileSync(join(dir, `file-${i}.bin`), Buffer.alloc(1 << 20, `${user} ${project} ${i}`));
-      }
-}
 
 async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'presqt-chaos-'));
-  const places = prepareTargets(work);
-  const stack = await startStack(places);
+  const lab = prepareLab(work, USERS, PROJECTS);
+  const stack = await startStack(lab, join(work, 'data'));
   const memory = sampleMemory(stack);
 
   const until = Date.now() + SECONDS * 1000;
@@ -51,71 +45,40 @@ async function main(): Promise<void> {
     jobTimeoutMs: 120_000,
     cancelRate: 0.15,
   };
-  const load = Promise.all(places.users.map((user) => runUser(user, settings, until, runs)));
+  const load = Promise.all(lab.users.map((user) => runUser(user, settings, until, runs)));
   const events = await disrupt(stack, until);
   await load;
   memory.stop();
 
-  const findings = verifyRuns(
-    runs,
-    places.lab,
-    places.archive,
-    join(ROOT, 'test', 'support', 'verify_bag.py'),
-  );
+  const findings = verifyRuns(runs, lab.lab, lab.archive, join(ROOT, 'test', 'support', 'verify_bag.py'));
   report(runs, events, findings, memory.samples);
   await stack.stop();
   // the targets' data and the zips come to gigabytes
   rmSync(work, { recursive: true, force: true });
-  const failed =
-    findings.zipsBroken + findings.writesBroken.length + runs.filter((run) => run.ending === 'stuck').length;
+  const unended = runs.filter((run) => run.ending === 'stuck' || run.ending === 'lost').length;
+  const failed = findings.zipsBroken + findings.writesBroken.length + unended;
   process.exit(failed === 0 ? 0 : 1);
-}
-
-interface Places {
-  lab: string;
-  archive: string;
-  data: string;
-  redisDir: string;
-  users: string[];
-  targetsFile: string;
-}
-
-/** Two filesystem targets, lab (seeded) and archive, each the other's partner, with a token per user. */
-function prepareTargets(work: string): Places {
-  const [lab, archive, data, redisDir] = ['lab', 'archive', 'data', 'redis'].map((name) => join(work, name));
-  [lab, archive, data, redisDir].forEach((dir) => mkdirSync(dir, { recursive: true }));
-  const users = Array.from({ length: USERS }, (_, i) => `u${i + 1}`);
-  seedLab(lab, users);
-  const tokens = Object.fromEntries(users.map((user) => [`${user}-token`, user]));
-  const partners = (other: string) => ({
-    supported_transfer_partners: { transfer_in: [other], transfer_out: [other] },
-  });
-  const targetsFile = writeTargetsFile([
-    { ...filesystemEntry('lab', lab, partners('archive')), options: { root: lab, tokens } },
-    { ...filesystemEntry('archive', archive, partners('lab')), options: { root: archive, tokens } },
-  ]);
-  return { lab, archive, data, redisDir, users, targetsFile };
 }
 
 interface ChaosStack {
   baseUrl: string;
-  redis: PersistentRedis;
+  redis: SentinelSet;
   api: RunningProcess;
   workers: RestartableWorker[];
   stop(): Promise<void>;
 }
 
-/** Redis with its append-only file, the API and the workers, as a deployment runs them. */
-async function startStack(places: Places): Promise<ChaosStack> {
-  const redis = new PersistentRedis(await freePort(), places.redisDir);
-  await redis.start();
+/** Redis with Sentinel, the API and the workers, as a deployment runs them. */
+async function startStack(lab: Lab, dataDir: string): Promise<ChaosStack> {
+  mkdirSync(dataDir, { recursive: true });
+  const redis = await SentinelSet.start();
   const port = await freePort();
   const env = {
+    ...redis.env,
     PORT: String(port),
     HOST: '127.0.0.1',
-    REDIS_URL: redis.url,
-    DATA_DIR: places.data,
-    TARGETS_FILE: places.targetsFile,
+    DATA_DIR: dataDir,
+    TARGETS_FILE: lab.targetsFile,
     // several workers on one machine: each takes a free port for its health and metrics
     WORKER_HEALTH_PORT: '0',
     // many requests from one address and token by design; test/e2e/abuse-limits.spec.ts turns them on
@@ -148,48 +111,78 @@ function sampleMemory({ api, workers }: ChaosStack): { samples: Map<string, numb
   return { samples, stop: () => clearInterval(timer) };
 }
 
-/** Until shortly before the end: every 8 to 20 s, a worker killed (7 in 10) or Redis restarted. */
-async function disrupt(
-  { workers, redis }: ChaosStack,
-  until: number,
-): Promise<{ workerKills: number; redisRestarts: number }> {
-  const events = { workerKills: 0, redisRestarts: 0 };
+interface Disruptions {
+  workerKills: number;
+  /** for each primary killed, the seconds until the sentinels named another (null: no failover in 30 s) */
+  failovers: (number | null)[];
+  redisRestarts: number;
+}
+
+/**
+ * Until shortly before the end, every 8 to 20 s: a worker killed (half the time), the primary killed (a
+ * third) or all of Redis restarted.
+ */
+async function disrupt({ workers, redis }: ChaosStack, until: number): Promise<Disruptions> {
+  const events: Disruptions = { workerKills: 0, failovers: [], redisRestarts: 0 };
   while (Date.now() < until - 10_000) {
     await sleep(8000 + Math.random() * 12_000);
-    if (Math.random() < 0.7) {
+    const dice = Math.random();
+    if (dice < 0.5) {
       events.workerKills++;
       await workers[Math.floor(Math.random() * workers.length)].crash();
+    } else if (dice < 0.85) {
+      events.failovers.push(await killPrimary(redis));
     } else {
       events.redisRestarts++;
-      await redis.restart();
+      await redis.restartAll();
     }
   }
   return events;
 }
 
+/** Kills the primary, waits for the failover, and brings the killed one back a while later. */
+async function killPrimary(redis: SentinelSet): Promise<number | null> {
+  const killedAt = Date.now();
+  const former = await redis.killPrimary();
+  const seconds = await redis.failover(former).then(
+    () => (Date.now() - killedAt) / 1000,
+    () => null,
+  );
+  await sleep(PRIMARY_DOWN_MS);
+  await redis.restart(former);
+  return seconds;
+}
+
 function report(
   runs: JobRun[],
-  events: { workerKills: number; redisRestarts: number },
-  findings: ReturnType<typeof verifyRuns>,
+  events: Disruptions,
+  findings: Findings,
   memory: Map<string, number[]>,
 ): void {
   const count = (kind: string, ending: string) =>
     runs.filter((run) => run.kind === kind && run.ending === ending).length;
-  console.log(
-    `\n${SECONDS} s, ${USERS} users, ${WORKERS} workers: ${events.workerKills} worker kills, ${events.redisRestarts} Redis restarts\n`,
+  const failovers = events.failovers.map((seconds) =>
+    seconds === null ? 'none' : `${seconds.toFixed(1)} s`,
   );
-  console.log('| job | finished | failed | cancelled | stuck | not started |');
-  console.log('|---|---|---|---|---|---|');
-  for (const kind of ['download', 'upload', 'transfer'])
-    console.log(
-      `| ${kind} | ${['finished', 'failed', 'cancelled', 'stuck', 'not started'].map((ending) => count(kind, ending)).join(' | ')} |`,
-    );
+  console.log(
+    `\n${SECONDS} s, ${USERS} users, ${WORKERS} workers: ${events.workerKills} worker kills, ` +
+      `${events.failovers.length} primaries killed (failover after ${failovers.join(', ') || '-'}), ` +
+      `${events.redisRestarts} Redis restarts\n`,
+  );
+  const endings = ['finished', 'failed', 'cancelled', 'lost', 'stuck'];
+  console.log('| job | accepted | finished | failed | cancelled | lost | stuck | refused (not accepted) |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const kind of ['download', 'upload', 'transfer']) {
+    const accepted = runs.filter((run) => run.kind === kind && run.ending !== 'not started').length;
+    const counts = endings.map((ending) => count(kind, ending));
+    console.log(`| ${kind} | ${accepted} | ${counts.join(' | ')} | ${count(kind, 'not started')} |`);
+  }
   const reasons = new Map<string, number>();
-  for (const run of runs.filter((each) => each.ending === 'failed')) {
-    const reason = `${run.kind}: ${run.message}`;
+  for (const run of runs.filter((each) => each.ending === 'failed' || each.ending === 'lost')) {
+    const reason = `${run.kind} ${run.ending}: ${run.message}`;
     reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
   }
-  for (const [reason, times] of reasons) console.log(`  failed ${times}× ${reason}`);
+  for (const [reason, times] of reasons) console.log(`  ${times}× ${reason}`);
   console.log(
     `\nzips verified ${findings.zipsVerified}, broken ${findings.zipsBroken}; writes whole ${findings.writesWhole}, broken ${findings.writesBroken.length}`,
   );

@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { treeDigests } from '../../test/support/fs-fixtures';
-import type { JobRun } from './load';
+import { treeDigests } from './fs-fixtures';
+import type { JobRun } from './user-jobs';
 
 const FTS_METADATA_FILE = 'PRESQT_FTS_METADATA.json';
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');

@@ -1,0 +1,251 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { verifyRuns } from '../support/job-outcomes';
+import { SentinelSet } from '../support/redis-sentinel';
+import { ROOT, startApp, startStack, waitForOutput, type RunningProcess, type Stack } from '../support/stack';
+import {
+  followJob,
+  prepareLab,
+  startJob,
+  type JobKind,
+  type JobRun,
+  type Lab,
+  type LoadSettings,
+} from '../support/user-jobs';
+
+const KINDS: JobKind[] = ['download', 'upload', 'transfer'];
+/** What a user waits at most for any answer while no primary is reachable. */
+const ANSWER_WITHIN_MS = 2000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** One answer of the API while the failover goes on. */
+interface Probe {
+  path: string;
+  /** when the request was sent (Date.now()) */
+  sentAt: number;
+  status: number;
+  elapsedMs: number;
+  retryAfter: string | null;
+  body: Record<string, unknown>;
+}
+
+async function probe(url: string, path: string, headers: Record<string, string> = {}): Promise<Probe> {
+  const started = Date.now();
+  const answer = await fetch(`${url}${path}`, {
+    headers,
+    signal: AbortSignal.timeout(ANSWER_WITHIN_MS + 5000),
+  });
+  const body = (await answer.json().catch(() => ({}))) as Record<string, unknown>;
+  const elapsedMs = Date.now() - started;
+  const retryAfter = answer.headers.get('retry-after');
+  return { path, sentAt: started, status: answer.status, elapsedMs, retryAfter, body };
+}
+
+/** How the primary is lost: killed (its connections refused), or frozen (its connections hang unanswered). */
+const LOSSES: { loss: string; lose: (set: SentinelSet) => Promise<number>; env: Record<string, string> }[] = [
+  {
+    loss: 'killed (SIGKILL)',
+    lose: (set: SentinelSet) => set.killPrimary(),
+    // the kill refuses connections at once: the API answers 503 at once, whatever its command timeout
+    env: {},
+  },
+  {
+    loss: 'frozen (SIGSTOP)',
+    lose: (set: SentinelSet) => set.freezePrimary(),
+    // nothing refuses a frozen primary's connections: a command waits for REDIS_TIMEOUT_MS (3 s unless set),
+    // or until the sentinels announce the new primary
+    env: { REDIS_TIMEOUT_MS: '1000' },
+  },
+];
+
+/**
+ * Redis Sentinel with real processes: a primary, a replica and three sentinels (1 s to call a primary down);
+ * the API and two workers find the primary through the sentinels. Jobs of every kind run when the primary is
+ * lost; more are started while the sentinels fail over, and after.
+ */
+describe.each(LOSSES)(
+  'Redis Sentinel, the primary $loss (real Redis, sentinels, API and two workers)',
+  ({ lose, env }) => {
+    let sentinels: SentinelSet;
+    let stack: Stack;
+    let secondWorker: RunningProcess;
+    let lab: Lab;
+    let settings: LoadSettings;
+
+    beforeAll(async () => {
+      sentinels = await SentinelSet.start();
+      const work = mkdtempSync(join(tmpdir(), 'presqt-failover-'));
+      // 40 files of 1 MiB a project: long enough jobs to be mid-run when the primary dies
+      lab = prepareLab(work, 7, ['Data'], 40);
+      stack = await startStack({
+        env: {
+          ...sentinels.env,
+          TARGETS_FILE: lab.targetsFile,
+          // one file at a time, so that the jobs are still running when the primary dies
+          FILE_TRANSFERS: '1',
+          // a job of each kind at a time per worker: some jobs wait in the queues when the primary dies
+          JOB_CONCURRENCY: '1',
+          JOB_LOCK_MS: '10000',
+          JOB_SWEEP_MS: '1000',
+          ...env,
+        },
+        startTimeoutMs: 60_000,
+      });
+      secondWorker = startApp('worker', stack.env);
+      await waitForOutput(secondWorker, /Worker ready/, 60_000);
+      settings = {
+        baseUrl: stack.baseUrl,
+        workDir: work,
+        projects: ['Data'],
+        jobTimeoutMs: 90_000,
+        cancelRate: 0,
+      };
+    }, 120_000);
+
+    afterAll(async () => {
+      secondWorker?.child.kill('SIGTERM');
+      await secondWorker?.exited;
+      await stack?.stop();
+      await sentinels?.stop();
+    });
+
+    /**
+     * Starts a job, the primary reachable or not: the attempts go on until one is accepted (into `accepted`);
+     * the answers of the others go into `refusals`.
+     */
+    const start = async (
+      user: string,
+      kind: JobKind,
+      accepted: JobRun[],
+      refusals: Probe[],
+    ): Promise<void> => {
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        const run: JobRun = { user, kind, ending: 'not started' };
+        const { answer, elapsedMs } = await startJob(run, 1, settings);
+        if (answer?.status === 202) {
+          accepted.push(run);
+          return;
+        }
+        const body = (await answer?.json().catch(() => ({}))) as Record<string, unknown>;
+        refusals.push({
+          path: `${kind} start`,
+          sentAt: Date.now() - elapsedMs,
+          status: answer?.status ?? 0,
+          elapsedMs,
+          retryAfter: answer?.headers.get('retry-after') ?? null,
+          body,
+        });
+        if (Date.now() > deadline)
+          throw new Error(
+            `${user}'s ${kind} was not accepted within 60 s: ${JSON.stringify(refusals.slice(-1))}`,
+          );
+        await sleep(300);
+      }
+    };
+
+    /** Asks for a job's status and for readiness until `done` resolves, recording every answer. */
+    const watch = async (user: string, done: Promise<unknown>): Promise<Probe[]> => {
+      const headers = { 'presqt-source-token': `${user}-token` };
+      const probes: Probe[] = [];
+      let over = false;
+      void done.then(() => (over = true));
+      while (!over) {
+        probes.push(await probe(stack.baseUrl, '/api_v1/job_status/download.json/', headers));
+        probes.push(await probe(stack.baseUrl, '/health/ready'));
+        await sleep(100);
+      }
+      return probes;
+    };
+
+    /** Waits until `count` of the runs (accepted so far) are in progress with some files done: mid-run. */
+    const untilRunning = async (runs: JobRun[], count: number): Promise<void> => {
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const bodies = await Promise.all(
+          [...runs].map(async ({ user, kind }) => {
+            const path = `/api_v1/job_status/${kind === 'download' ? 'download.json' : kind}/`;
+            const token = `${user}-token`;
+            const headers = { 'presqt-source-token': token, 'presqt-destination-token': token };
+            return (await probe(stack.baseUrl, path, headers)).body;
+          }),
+        );
+        const running = bodies.filter(
+          (body) => body.status === 'in_progress' && Number(body.files_finished) > 0,
+        );
+        if (running.length >= count) return;
+        if (Date.now() > deadline)
+          throw new Error(`fewer than ${count} jobs running: ${JSON.stringify(bodies)}`);
+        await sleep(50);
+      }
+    };
+
+    it('ends every job accepted before, during and after, and answers 503 while no primary answers', async () => {
+      const [before, during, after] = [lab.users.slice(0, 3), lab.users.slice(3, 5), lab.users.slice(5)];
+      const accepted: JobRun[] = [];
+      const refusals: Probe[] = [];
+      const starting = (users: string[]) =>
+        Promise.all(users.flatMap((user) => KINDS.map((kind) => start(user, kind, accepted, refusals))));
+      const startingBefore = starting(before);
+      await untilRunning(accepted, 3);
+      const lostAt = Date.now();
+      const formerPort = await lose(sentinels);
+      const startingDuring = starting(during);
+      const failover = sentinels.failover(formerPort);
+      // the API answers again once it has found the new primary: watch a while longer than the failover
+      const probes = await watch(
+        before[0],
+        failover.then(() => sleep(3000)),
+      );
+      await Promise.all([failover, startingBefore, startingDuring]);
+      // back as a replica of the new primary, as an operator (or systemd) would bring it back
+      await sentinels.kill(formerPort);
+      await sentinels.restart(formerPort);
+      await starting(after);
+      expect(accepted).toHaveLength(lab.users.length * KINDS.length);
+
+      const ended = await Promise.all(accepted.map((run) => followJob(run, settings)));
+
+      // Asked while no primary was reachable: 503 with a JSON error and Retry-After within 2 s, never a hang.
+      // Not timed: readiness, which writes a probe file on a disk the jobs keep busy; an upload, answered
+      // once the client has sent its whole body (it is read to the end, as some clients send it all first).
+      const answers = [...probes, ...refusals].filter(({ sentAt }) => sentAt >= lostAt);
+      const timed = answers.filter(({ path }) => path !== '/health/ready' && path !== 'upload start');
+      expect(timed.filter((answer) => answer.elapsedMs >= ANSWER_WITHIN_MS)).toEqual([]);
+      const unavailable = answers.filter(({ path, status }) => path !== '/health/ready' && status === 503);
+      expect(unavailable.length).toBeGreaterThan(0);
+      for (const answer of unavailable) {
+        expect(answer.body).toEqual({ error: expect.stringMatching(/Redis/) });
+        expect(Number(answer.retryAfter)).toBeGreaterThan(0);
+      }
+      const unready = probes.filter(({ path, status }) => path === '/health/ready' && status === 503);
+      expect(unready.length).toBeGreaterThan(0);
+      expect(unready[0].body).toMatchObject({ error: 'not ready: redis' });
+      // nothing else: no 500, and no "in progress" for a start answered 503 before
+      expect(answers.filter(({ status }) => ![200, 202, 503].includes(status))).toEqual([]);
+
+      // every job accepted ended: finished, or failed saying the user may start it again; none lost or stuck
+      const endings = ended.map(({ user, kind, ending, message }) => ({ user, kind, ending, message }));
+      expect(
+        endings.filter(
+          ({ ending, message }) =>
+            !(ending === 'finished' || (ending === 'failed' && /again/.test(message ?? ''))),
+        ),
+      ).toEqual([]);
+      // every finished zip verifies as a bag; every write is whole and made once, nothing else at the target
+      const findings = verifyRuns(
+        ended,
+        lab.lab,
+        lab.archive,
+        join(ROOT, 'test', 'support', 'verify_bag.py'),
+      );
+      expect(findings.writesBroken).toEqual([]);
+      expect(findings.zipsBroken).toBe(0);
+      const finished = (kind: JobKind) =>
+        ended.filter((run) => run.kind === kind && run.ending === 'finished');
+      expect(findings.zipsVerified).toBe(finished('download').length);
+      expect(findings.writesWhole).toBe(finished('upload').length + finished('transfer').length);
+    }, 240_000);
+  },
+);
