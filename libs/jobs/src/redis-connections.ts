@@ -15,8 +15,10 @@ export interface RedisWaiting {
 /** How long between two attempts to reconnect: a new primary is found within a second of being promoted. */
 const RECONNECT_STEP_MS = 100;
 const RECONNECT_MAX_MS = 1000;
-/** the sentinels each connection listens to for a new primary (ioredis's default, 10, is a lot per connection) */
+/** how many sentinels a process listens to for the announcement of a new primary */
 const FAILOVER_SUBSCRIPTIONS = 2;
+/** how long a connection may take to close politely at shutdown */
+const QUIT_WAIT_MS = 1000;
 /** how often a connection's errors are logged at most while it stays down */
 const ERROR_LOG_INTERVAL_MS = 5000;
 
@@ -30,6 +32,8 @@ export type ConnectionUse = 'commands' | 'blocking';
 export class RedisConnections {
   private readonly logger = new Logger('Redis');
   private readonly opened = new Set<Redis>();
+  /** the connections to sentinels that announce a new primary (with Sentinel, once a connection is open) */
+  private announcements: Redis[] | null = null;
   private errorLoggedAt = 0;
 
   constructor(
@@ -52,8 +56,19 @@ export class RedisConnections {
 
   /** A new connection to the primary, which logs when it is lost and when it is back. */
   open(use: ConnectionUse = 'commands'): Redis {
+    const client = new Redis(this.options(use));
+    if (use === 'commands' && this.waiting.commandTimeoutMs !== undefined) answerAtOnceWhenLost(client);
+    this.logConnectionChanges(client);
+    this.opened.add(client);
+    client.once('end', () => this.opened.delete(client));
+    if (this.settings.kind === 'sentinel') this.announcements ??= this.followFailovers(this.settings);
+    return client;
+  }
+
+  /** The ioredis options of a connection for `use`: where the primary is, and how this process waits for it. */
+  options(use: ConnectionUse = 'commands'): RedisOptions {
     const answerAtOnce = use === 'commands' && this.waiting.commandTimeoutMs !== undefined;
-    const client = new Redis({
+    return {
       ...addressOptions(this.settings),
       ...(use === 'blocking'
         ? // Bull refuses a blocking connection that gives up on commands or checks readiness
@@ -68,17 +83,61 @@ export class RedisConnections {
       // A demoted primary (a failover while it was reachable) refuses writes: find the new one. A refused
       // command never ran, so one that waits for Redis can be sent again.
       reconnectOnError: (error) => (error.message.startsWith('READONLY') ? (answerAtOnce ? 1 : 2) : false),
-    });
-    if (answerAtOnce) answerAtOnceWhenLost(client);
-    this.logConnectionChanges(client);
-    this.opened.add(client);
-    client.once('end', () => this.opened.delete(client));
-    return client;
+    };
   }
 
-  /** Closes every connection still open. */
+  /**
+   * Closes every connection still open: politely (QUIT) when it stands, within a second; at once when it does
+   * not (a QUIT would wait behind the commands queued for a Redis that is gone, and hold the process).
+   */
   async closeAll(): Promise<void> {
-    await Promise.all([...this.opened].map((client) => client.quit().catch(() => client.disconnect())));
+    for (const sentinel of this.announcements ?? []) sentinel.disconnect();
+    await Promise.all(
+      [...this.opened].map(async (client) => {
+        if (client.status === 'ready') {
+          const quit = client.quit().catch(() => undefined);
+          await Promise.race([quit, new Promise((resolve) => setTimeout(resolve, QUIT_WAIT_MS).unref())]);
+        }
+        client.disconnect();
+      }),
+    );
+  }
+
+  /**
+   * Listens to two sentinels for `+switch-master`: when they announce a new primary, every connection still
+   * standing to another server is cut, and reconnects through the sentinels to the new one. A connection to a
+   * primary that hangs (a frozen host, a partition) would otherwise wait on it until the command timeout, or
+   * for ever. (ioredis's own `failoverDetector` does this per connection, and ends for good a connection it
+   * cuts while that one is looking for the primary.)
+   */
+  private followFailovers(settings: Extract<RedisSettings, { kind: 'sentinel' }>): Redis[] {
+    return settings.sentinels.slice(0, FAILOVER_SUBSCRIPTIONS).map(({ host, port }) => {
+      const sentinel = new Redis({
+        host,
+        port,
+        password: settings.sentinelPassword,
+        maxRetriesPerRequest: null,
+        retryStrategy: (attempt) => Math.min(attempt * RECONNECT_STEP_MS, RECONNECT_MAX_MS),
+      });
+      // a sentinel that is down is one of several; the connection keeps trying it
+      sentinel.on('error', () => undefined);
+      sentinel.on('message', (_channel: string, message: string) => {
+        // `<name> <former host> <former port> <new host> <new port>`
+        const [name, , , host, port] = message.split(' ');
+        if (name === settings.name) this.leaveAllBut(host, Number(port));
+      });
+      void sentinel.subscribe('+switch-master').catch(() => undefined);
+      return sentinel;
+    });
+  }
+
+  /** Cuts every standing connection that is not to `host:port`; each reconnects to the primary. */
+  private leaveAllBut(host: string, port: number): void {
+    for (const client of this.opened) {
+      const stream = client.stream as { remoteAddress?: string; remotePort?: number; destroy(): void };
+      const address = stream?.remoteAddress?.replace(/^::ffff:/, '');
+      if (client.status === 'ready' && !(address === host && stream.remotePort === port)) stream.destroy();
+    }
   }
 
   /** Logs a lost connection (of all of them, once in ERROR_LOG_INTERVAL_MS at most), and each one back. */
@@ -121,13 +180,9 @@ function addressOptions(settings: RedisSettings): RedisOptions {
       sentinelPassword: settings.sentinelPassword,
       password: settings.password,
       sentinelRetryStrategy: (attempt) => Math.min(attempt * RECONNECT_STEP_MS, RECONNECT_MAX_MS),
-      // Told by the sentinels of a new primary, a connection leaves the former one at once: one that hangs
-      // (a frozen host, a partition) would otherwise hold it until the command timeout, or for ever.
-      failoverDetector: true,
-      sentinelMaxConnections: FAILOVER_SUBSCRIPTIONS,
     };
   }
-  // read here rather than by ioredis and Bull apart: Bull's own reading ignores rediss:// (TLS)
+  // read once here for every connection (Bull, given the URL itself, read it without rediss://'s TLS)
   const url = new URL(settings.url);
   const decoded = (part: string) => (part === '' ? undefined : decodeURIComponent(part));
   return {
