@@ -68,7 +68,12 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
         });
       // Bull fails a job whose worker died too often (stalled); the record must say so and free the slot.
       queue.on('failed', (job: Job<JobPayload>, error: Error) =>
-        error instanceof HandedBack ? void this.requeue(job) : void this.onGaveUp(handler, job, error),
+        error instanceof HandedBack
+          ? void this.requeue(job)
+          : // a rejection here would end the process: Redis may be going away (the worker is stopping)
+            void this.onGaveUp(handler, job, error).catch((failure: Error) =>
+              this.logger.warn(`could not record that ${String(job.id)} failed: ${failure.message}`),
+            ),
       );
     }
   }
@@ -201,8 +206,10 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
       this.contexts.delete(context);
       await context.close();
     }
-    // another worker carries the run on now: the run, its files and what it wrote are its
-    if (context.superseded) {
+    // Another worker carries the run on now: the run, its files and what it wrote are its. The lease is renewed
+    // here rather than trusted from the last renewal: a worker cut off from Redis for longer than the lease (a
+    // slow failover) finds on its return that another took the run over, and must not end it under that one.
+    if (context.superseded || !(await this.store.holdRun(record, lease.holder, lease.ttlMs))) {
       this.logger.warn(`${handler.kind} ${record.run_id} lost its lease`);
       return false;
     }
