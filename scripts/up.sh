@@ -9,9 +9,13 @@ ROOT=$(pwd)
 
 PORT=${PORT:-8000}
 HOST=${HOST:-0.0.0.0}
-REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379}
+# With REDIS_SENTINELS the apps find Redis through the sentinels (docs/redis.md): up.sh starts no Redis then
+if [[ -z ${REDIS_SENTINELS:-} ]]; then
+  REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379}
+  export REDIS_URL
+fi
 READY_TIMEOUT=${READY_TIMEOUT:-60}
-export PORT HOST REDIS_URL
+export PORT HOST
 
 LOG_DIR=var/log
 RUN_DIR=var/run
@@ -67,8 +71,9 @@ parse_redis_url() {
     rest=${rest##*@}
   fi
   REDIS_USER=${auth%%:*}
-  REDIS_PASSWORD=
-  [[ $auth == *:* ]] && REDIS_PASSWORD=${auth#*:}
+  # the apps take REDIS_PASSWORD over the URL's password: so does the Redis started here
+  REDIS_START_PASSWORD=${REDIS_PASSWORD:-}
+  [[ -z $REDIS_START_PASSWORD && $auth == *:* ]] && REDIS_START_PASSWORD=${auth#*:}
   if [[ $rest == \[* ]]; then # [ipv6]:port
     REDIS_HOST=${rest%%]*}
     REDIS_HOST=${REDIS_HOST#[}
@@ -149,9 +154,11 @@ start_redis() {
     return 0
   fi
   say "starting redis-server on 127.0.0.1:$REDIS_PORT (data: var/redis, log: $LOG_DIR/redis.log)"
-  args=(--port "$REDIS_PORT" --bind 127.0.0.1 --daemonize yes
+  # the settings under which Redis keeps the jobs (docs/redis.md#durability)
+  args=(--port "$REDIS_PORT" --bind 127.0.0.1 --daemonize yes --appendonly yes --appendfsync everysec
+    --maxmemory-policy noeviction
     --dir "$ROOT/var/redis" --pidfile "$ROOT/$RUN_DIR/redis.pid" --logfile "$ROOT/$LOG_DIR/redis.log")
-  [[ -n $REDIS_PASSWORD ]] && args+=(--requirepass "$REDIS_PASSWORD")
+  [[ -n $REDIS_START_PASSWORD ]] && args+=(--requirepass "$REDIS_START_PASSWORD")
   redis-server "${args[@]}" >/dev/null || { show_log "$LOG_DIR/redis.log"; die "redis-server failed to start"; }
   until redis_probe; do
     if ((waited >= 100)); then
@@ -163,24 +170,33 @@ start_redis() {
   done
 }
 
-parse_redis_url
-probe=0
-redis_probe || probe=$?
-if ((probe == 0)); then
-  if redis_pid_alive; then
-    say "Redis answers at $REDIS_HOST:$REDIS_PORT (started by us, pid $(cat "$RUN_DIR/redis.pid"))"
+# Finds the Redis of REDIS_URL, or starts one on this machine.
+ensure_redis() {
+  local probe=0
+  parse_redis_url
+  redis_probe || probe=$?
+  if ((probe == 0)); then
+    if redis_pid_alive; then
+      say "Redis answers at $REDIS_HOST:$REDIS_PORT (started by us, pid $(cat "$RUN_DIR/redis.pid"))"
+    else
+      say "Redis answers at $REDIS_HOST:$REDIS_PORT"
+    fi
+  elif ((probe == 2)); then
+    die "something listens on $REDIS_HOST:$REDIS_PORT but does not answer like Redis; free that port or set REDIS_URL"
   else
-    say "Redis answers at $REDIS_HOST:$REDIS_PORT"
+    # our own Redis from an earlier run, but on another port (REDIS_URL changed): stop it first
+    if redis_pid_alive; then
+      say "stopping the Redis started earlier by up.sh (not on port $REDIS_PORT)"
+      bash scripts/down.sh redis
+    fi
+    start_redis
   fi
-elif ((probe == 2)); then
-  die "something listens on $REDIS_HOST:$REDIS_PORT but does not answer like Redis; free that port or set REDIS_URL"
+}
+
+if [[ -n ${REDIS_SENTINELS:-} ]]; then
+  say "Redis through the sentinels $REDIS_SENTINELS (not started here)"
 else
-  # our own Redis from an earlier run, but on another port (REDIS_URL changed): stop it first
-  if redis_pid_alive; then
-    say "stopping the Redis started earlier by up.sh (not on port $REDIS_PORT)"
-    bash scripts/down.sh redis
-  fi
-  start_redis
+  ensure_redis
 fi
 
 # ---------------------------------------------------------------- build
@@ -279,12 +295,17 @@ fi
 
 # ---------------------------------------------------------------- summary
 base="http://$probe_host:$PORT"
+if [[ -n ${REDIS_SENTINELS:-} ]]; then
+  redis_shown="the primary ${REDIS_SENTINEL_NAME:-} of the sentinels $REDIS_SENTINELS"
+else
+  redis_shown=${REDIS_URL/\/\/*@/\/\/}
+fi
 cat <<EOF
 
 PresQT API v1 is up.
   API          $base/api_v1/
   Swagger UI   $base/api/docs
-  Redis        ${REDIS_URL/\/\/*@/\/\/}
+  Redis        $redis_shown
   Logs         var/log/api.log, var/log/worker.log
 
 Demo targets (filesystem, data under ${DATA_DIR:-./var}):
