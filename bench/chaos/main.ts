@@ -10,7 +10,7 @@
  *
  *   npm run build && npm run chaos     (CHAOS_SECONDS=180, CHAOS_USERS=4, CHAOS_WORKERS=2)
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyRuns, type Findings } from '../../test/support/job-outcomes';
@@ -56,7 +56,10 @@ async function main(): Promise<void> {
   // the targets' data and the zips come to gigabytes
   rmSync(work, { recursive: true, force: true });
   const unended = runs.filter((run) => run.ending === 'stuck' || run.ending === 'lost').length;
-  const failed = findings.zipsBroken + findings.writesBroken.length + unended;
+  const crashes = stack.workers.reduce((sum, worker) => sum + worker.unexpectedExits, 0);
+  if (crashes > 0) console.log(`\n${crashes} worker(s) exited by themselves`);
+  const failed = findings.zipsBroken + findings.writesBroken.length + unended + crashes;
+  if (failed > 0) console.log(`\nthe processes' logs and the jobs: ${keepLogs(stack, runs)}`);
   process.exit(failed === 0 ? 0 : 1);
 }
 
@@ -99,6 +102,26 @@ async function startStack(lab: Lab, dataDir: string): Promise<ChaosStack> {
   return { baseUrl: `http://127.0.0.1:${port}`, redis, api, workers, stop };
 }
 
+/** Writes every process's output and how each job ended into a new folder; answers its path. */
+function keepLogs({ api, workers }: ChaosStack, runs: JobRun[]): string {
+  const dir = mkdtempSync(join(tmpdir(), 'presqt-chaos-logs-'));
+  writeFileSync(join(dir, 'api.log'), api.output());
+  workers.forEach((worker, i) =>
+    worker.started.forEach((run, n) =>
+      writeFileSync(join(dir, `worker-${i + 1}.${n + 1}.log`), run.output()),
+    ),
+  );
+  const jobs = runs.map(({ user, kind, ending, message, destinationId }) => ({
+    user,
+    kind,
+    ending,
+    message,
+    destinationId,
+  }));
+  writeFileSync(join(dir, 'jobs.json'), JSON.stringify(jobs, null, 1));
+  return dir;
+}
+
 /** Each process's resident memory, sampled every second. */
 function sampleMemory({ api, workers }: ChaosStack): { samples: Map<string, number[]>; stop(): void } {
   const samples = new Map<string, number[]>();
@@ -119,15 +142,15 @@ interface Disruptions {
 }
 
 /**
- * Until shortly before the end, every 8 to 20 s: a worker killed (half the time), the primary killed (a
- * third) or all of Redis restarted.
+ * Until shortly before the end, every 8 to 20 s: a worker killed (40%), the primary killed (45%) or all of
+ * Redis restarted (15%).
  */
 async function disrupt({ workers, redis }: ChaosStack, until: number): Promise<Disruptions> {
   const events: Disruptions = { workerKills: 0, failovers: [], redisRestarts: 0 };
   while (Date.now() < until - 10_000) {
     await sleep(8000 + Math.random() * 12_000);
     const dice = Math.random();
-    if (dice < 0.5) {
+    if (dice < 0.4) {
       events.workerKills++;
       await workers[Math.floor(Math.random() * workers.length)].crash();
     } else if (dice < 0.85) {
@@ -166,7 +189,7 @@ function report(
   );
   console.log(
     `\n${SECONDS} s, ${USERS} users, ${WORKERS} workers: ${events.workerKills} worker kills, ` +
-      `${events.failovers.length} primaries killed (failover after ${failovers.join(', ') || '-'}), ` +
+      `${events.failovers.length} primary kills (failover after ${failovers.join(', ') || '-'}), ` +
       `${events.redisRestarts} Redis restarts\n`,
   );
   const endings = ['finished', 'failed', 'cancelled', 'lost', 'stuck'];
@@ -178,7 +201,7 @@ function report(
     console.log(`| ${kind} | ${accepted} | ${counts.join(' | ')} | ${count(kind, 'not started')} |`);
   }
   const reasons = new Map<string, number>();
-  for (const run of runs.filter((each) => each.ending === 'failed' || each.ending === 'lost')) {
+  for (const run of runs.filter((each) => ['failed', 'lost', 'stuck'].includes(each.ending))) {
     const reason = `${run.kind} ${run.ending}: ${run.message}`;
     reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
   }

@@ -4,13 +4,20 @@ import { startApp, waitForOutput, type RunningProcess } from '../../test/support
 /** A worker process that can be killed (SIGKILL, as a crash) and started again. */
 export class RestartableWorker {
   current: RunningProcess | null = null;
-  readonly peaks: number[] = [];
+  /** every process started, for their logs */
+  readonly started: RunningProcess[] = [];
 
   constructor(private readonly env: Record<string, string>) {}
 
   async start(): Promise<void> {
     this.current = startApp('worker', this.env);
+    this.started.push(this.current);
     await waitForOutput(this.current, /Worker ready/, 60_000);
+  }
+
+  /** processes that exited without being told to (a crash of our own): none may */
+  get unexpectedExits(): number {
+    return this.started.filter((run) => run.child.exitCode !== null && !run.child.killed).length;
   }
 
   async crash(): Promise<void> {

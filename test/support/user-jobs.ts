@@ -27,7 +27,7 @@ export interface JobRun {
   destinationId?: string;
   /** a finished download's zip on disk */
   zipFile?: string;
-  /** why a job failed, as its status said */
+  /** why a job failed (as its status said), or was stuck (its last status) */
   message?: string;
 }
 
@@ -136,15 +136,17 @@ export async function followJob(run: JobRun, settings: LoadSettings): Promise<Jo
   const headers = jobHeaders(run.user);
   const statusPath = run.kind === 'download' ? 'download.json' : run.kind;
   const deadline = Date.now() + settings.jobTimeoutMs;
+  let last = 'no answer';
   for (;;) {
     const answer = await send(`${settings.baseUrl}/api_v1/job_status/${statusPath}/`, { headers });
+    const body = (await answer?.json().catch(() => ({}))) as Record<string, unknown> | undefined;
+    if (answer) last = `${answer.status} ${JSON.stringify(body)}`;
     // 200 a finished job; 500 with the body of a failed or cancelled one; 404: no such job (any more)
-    if (answer && answer.status !== 202 && answer.status !== 503) {
-      const body = (await answer.json().catch(() => ({}))) as Record<string, unknown>;
+    if (answer && body && answer.status !== 202 && answer.status !== 503) {
       if (typeof body.status === 'string') return finish(run, body, settings, headers);
       if (answer.status === 404) return { ...run, ending: 'lost', message: String(body.error) };
     }
-    if (Date.now() > deadline) return { ...run, ending: 'stuck' };
+    if (Date.now() > deadline) return { ...run, ending: 'stuck', message: `last answered ${last}` };
     await sleep(250);
   }
 }
