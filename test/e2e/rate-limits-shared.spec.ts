@@ -86,9 +86,14 @@ describe('rate limits across API processes (two real APIs and Redis)', () => {
   });
 });
 
-/** The limiter's Redis stops answering: requests are let through uncounted within REDIS_TIMEOUT_MS, not held. */
+/**
+ * The limiter's Redis stops answering: requests are let through uncounted at once, or after a count's short
+ * wait (300 ms), not held for REDIS_TIMEOUT_MS.
+ */
 describe('rate limits while Redis does not answer (real API and Redis)', () => {
-  const REDIS_TIMEOUT_MS = 1000;
+  const REDIS_TIMEOUT_MS = 3000;
+  /** a listing's longest wait while Redis is frozen: well under REDIS_TIMEOUT_MS */
+  const FROZEN_ANSWER_MS = 1500;
   let redis: Awaited<ReturnType<typeof startRedis>>['process'];
   let redisPort: number;
   let stack: Stack;
@@ -129,7 +134,7 @@ describe('rate limits while Redis does not answer (real API and Redis)', () => {
     for (let i = 0; i < 3; i++) {
       const started = Date.now();
       await list().expect(200);
-      expect(Date.now() - started).toBeLessThan(REDIS_TIMEOUT_MS + 1500);
+      expect(Date.now() - started).toBeLessThan(FROZEN_ANSWER_MS);
     }
     redis.kill('SIGKILL');
     await new Promise((resolve) => redis.once('exit', resolve));

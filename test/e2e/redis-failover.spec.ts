@@ -15,6 +15,8 @@ import {
 } from '../support/user-jobs';
 
 const KINDS: JobKind[] = ['download', 'upload', 'transfer'];
+/** A resource listing: the rate limits count it in Redis, and it needs Redis for nothing else. */
+const LISTING = '/api_v1/targets/lab/resources/';
 /** What a user waits at most for any answer while no primary is reachable. */
 const ANSWER_WITHIN_MS = 2000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -88,6 +90,12 @@ describe.each(LOSSES)(
           JOB_CONCURRENCY: '1',
           JOB_LOCK_MS: '10000',
           JOB_SWEEP_MS: '1000',
+          // the limits counted in Redis, as in production, high enough that this test's requests stay under them
+          RATE_LIMITS: 'on',
+          RATE_LIMIT_JOB_STARTS: '100000',
+          RATE_LIMIT_JOB_STARTS_PER_ADDRESS: '100000',
+          RATE_LIMIT_LISTINGS: '100000',
+          RATE_LIMIT_LISTINGS_PER_ADDRESS: '100000',
           ...env,
         },
         startTimeoutMs: 60_000,
@@ -112,24 +120,20 @@ describe.each(LOSSES)(
 
     /**
      * Starts a job, the primary reachable or not: the attempts go on until one is accepted (into `accepted`);
-     * the answers of the others go into `refusals`.
+     * the answer of every attempt goes into `attempts`.
      */
     const start = async (
       user: string,
       kind: JobKind,
       accepted: JobRun[],
-      refusals: Probe[],
+      attempts: Probe[],
     ): Promise<void> => {
       const deadline = Date.now() + 60_000;
       for (;;) {
         const run: JobRun = { user, kind, ending: 'not started' };
         const { answer, elapsedMs } = await startJob(run, 1, settings);
-        if (answer?.status === 202) {
-          accepted.push(run);
-          return;
-        }
         const body = (await answer?.json().catch(() => ({}))) as Record<string, unknown>;
-        refusals.push({
+        attempts.push({
           path: `${kind} start`,
           sentAt: Date.now() - elapsedMs,
           status: answer?.status ?? 0,
@@ -137,15 +141,22 @@ describe.each(LOSSES)(
           retryAfter: answer?.headers.get('retry-after') ?? null,
           body,
         });
+        if (answer?.status === 202) {
+          accepted.push(run);
+          return;
+        }
         if (Date.now() > deadline)
           throw new Error(
-            `${user}'s ${kind} was not accepted within 60 s: ${JSON.stringify(refusals.slice(-1))}`,
+            `${user}'s ${kind} was not accepted within 60 s: ${JSON.stringify(attempts.slice(-1))}`,
           );
         await sleep(300);
       }
     };
 
-    /** Asks for a job's status and for readiness until `done` resolves, recording every answer. */
+    /**
+     * Asks for a job's status, a listing (counted by the rate limits in Redis, needing no Redis of its own) and
+     * readiness until `done` resolves, recording every answer.
+     */
     const watch = async (user: string, done: Promise<unknown>): Promise<Probe[]> => {
       const headers = { 'presqt-source-token': `${user}-token` };
       const probes: Probe[] = [];
@@ -153,6 +164,7 @@ describe.each(LOSSES)(
       void done.then(() => (over = true));
       while (!over) {
         probes.push(await probe(stack.baseUrl, '/api_v1/job_status/download.json/', headers));
+        probes.push(await probe(stack.baseUrl, LISTING, headers));
         probes.push(await probe(stack.baseUrl, '/health/ready'));
         await sleep(100);
       }
@@ -184,9 +196,9 @@ describe.each(LOSSES)(
     it('ends every job accepted before, during and after, and answers 503 while no primary answers', async () => {
       const [before, during, after] = [lab.users.slice(0, 3), lab.users.slice(3, 5), lab.users.slice(5)];
       const accepted: JobRun[] = [];
-      const refusals: Probe[] = [];
+      const attempts: Probe[] = [];
       const starting = (users: string[]) =>
-        Promise.all(users.flatMap((user) => KINDS.map((kind) => start(user, kind, accepted, refusals))));
+        Promise.all(users.flatMap((user) => KINDS.map((kind) => start(user, kind, accepted, attempts))));
       const startingBefore = starting(before);
       await untilRunning(accepted, 3);
       const lostAt = Date.now();
@@ -210,9 +222,13 @@ describe.each(LOSSES)(
       // Asked while no primary was reachable: 503 with a JSON error and Retry-After within 2 s, never a hang.
       // Not timed: readiness, which writes a probe file on a disk the jobs keep busy; an upload, answered
       // once the client has sent its whole body (it is read to the end, as some clients send it all first).
-      const answers = [...probes, ...refusals].filter(({ sentAt }) => sentAt >= lostAt);
+      const answers = [...probes, ...attempts].filter(({ sentAt }) => sentAt >= lostAt);
       const timed = answers.filter(({ path }) => path !== '/health/ready' && path !== 'upload start');
       expect(timed.filter((answer) => answer.elapsedMs >= ANSWER_WITHIN_MS)).toEqual([]);
+      // a listing is answered as usual: the rate limits let it through uncounted rather than wait or refuse it
+      const listings = answers.filter(({ path }) => path === LISTING);
+      expect(listings.length).toBeGreaterThan(0);
+      expect(listings.filter(({ status }) => status !== 200)).toEqual([]);
       const unavailable = answers.filter(({ path, status }) => path !== '/health/ready' && status === 503);
       expect(unavailable.length).toBeGreaterThan(0);
       for (const answer of unavailable) {

@@ -114,19 +114,29 @@ const UNCOUNTED: ThrottlerStorageRecord = {
 };
 /** ioredis's states of a connection that was lost or closed. */
 const LOST = new Set(['reconnecting', 'close', 'end']);
+/**
+ * The longest a request waits for its count. A count is one Lua step, which a Redis that is well answers within
+ * a millisecond; one that hangs (a frozen primary before the sentinels replace it) would otherwise add its
+ * whole REDIS_TIMEOUT_MS to every request, before the request's own wait for the job store.
+ */
+const COUNT_WAIT_MS = 300;
 /** Redis's absence is logged at most this often, not once per request. */
 const WARNING_INTERVAL_MS = 10_000;
 
 /**
  * The counts, kept in Redis (one Lua step per count, @nest-lab/throttler-storage-redis) on the process's own
  * Redis connection, so that every API process adds to the same ones. While Redis cannot count (not connected,
- * or no answer within REDIS_TIMEOUT_MS) a request goes uncounted rather than wait or fail: the limits guard
- * the service, and a listing needs no Redis of its own (docs/limits.md#rate-limits).
+ * no answer within REDIS_TIMEOUT_MS, or a count still unanswered after COUNT_WAIT_MS) a request goes uncounted
+ * rather than wait or fail: the limits guard the service, and a listing needs no Redis of its own
+ * (docs/limits.md#rate-limits). A count given up on still lands when Redis answers it; until it has, no other
+ * request waits for one.
  */
 export class SharedRateCounts implements ThrottlerStorage {
   private readonly counts: ThrottlerStorageRedisService;
   private readonly logger = new Logger('RateLimits');
   private warnedAt = 0;
+  /** counts given up on that Redis has neither answered nor failed yet */
+  private unanswered = 0;
 
   constructor(private readonly redis: Redis) {
     this.counts = new ThrottlerStorageRedisService(redis);
@@ -135,10 +145,20 @@ export class SharedRateCounts implements ThrottlerStorage {
   async increment(...count: Parameters<ThrottlerStorage['increment']>): Promise<ThrottlerStorageRecord> {
     // a connection lost is not waited for; one still being made at start is (ioredis queues the command)
     if (LOST.has(this.redis.status)) return this.uncounted(`the connection is ${this.redis.status}`);
+    if (this.unanswered > 0) return this.uncounted('an earlier count is still unanswered');
+    const counting = this.counts.increment(...count);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), COUNT_WAIT_MS)));
     try {
-      return await this.counts.increment(...count);
+      const counted = await Promise.race([counting, late]);
+      if (counted) return counted;
+      this.unanswered++;
+      void counting.catch(() => undefined).finally(() => this.unanswered--);
+      return this.uncounted(`no answer within ${COUNT_WAIT_MS} ms`);
     } catch (error) {
       return this.uncounted((error as Error).message);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
