@@ -19,6 +19,7 @@ import { SentinelSet } from '../../test/support/redis-sentinel';
 import { waitForPort } from '../../test/support/redis-server';
 import { ROOT, startApp, type RunningProcess } from '../../test/support/stack';
 import { prepareLab, runUser, type JobRun, type Lab } from '../../test/support/user-jobs';
+import { watchApi, type OutageAnswers } from './api-watch';
 import { RestartableWorker, rssMiB } from './processes';
 
 const SECONDS = Number(process.env.CHAOS_SECONDS ?? 180);
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
   const lab = prepareLab(work, USERS, PROJECTS);
   const stack = await startStack(lab, join(work, 'data'));
   const memory = sampleMemory(stack);
+  const watch = watchApi(stack.baseUrl);
 
   const until = Date.now() + SECONDS * 1000;
   const runs: JobRun[] = [];
@@ -49,16 +51,20 @@ async function main(): Promise<void> {
   const events = await disrupt(stack, until);
   await load;
   memory.stop();
+  const outages = watch.stop();
 
   const findings = verifyRuns(runs, lab.lab, lab.archive, join(ROOT, 'test', 'support', 'verify_bag.py'));
   report(runs, events, findings, memory.samples);
+  reportOutages(outages);
   await stack.stop();
   // the targets' data and the zips come to gigabytes
   rmSync(work, { recursive: true, force: true });
   const unended = runs.filter((run) => run.ending === 'stuck' || run.ending === 'lost').length;
   const crashes = stack.workers.reduce((sum, worker) => sum + worker.unexpectedExits, 0);
   if (crashes > 0) console.log(`\n${crashes} worker(s) exited by themselves`);
-  const failed = findings.zipsBroken + findings.writesBroken.length + unended + crashes;
+  // an error of our own (500) where the API should have answered the status or 503
+  const errors = [...outages.unexpected].filter(([status]) => status >= 500).length;
+  const failed = findings.zipsBroken + findings.writesBroken.length + unended + crashes + errors;
   if (failed > 0) console.log(`\nthe processes' logs and the jobs: ${keepLogs(stack, runs)}`);
   process.exit(failed === 0 ? 0 : 1);
 }
@@ -192,12 +198,18 @@ function report(
       `${events.failovers.length} primary kills (failover after ${failovers.join(', ') || '-'}), ` +
       `${events.redisRestarts} Redis restarts\n`,
   );
-  const endings = ['finished', 'failed', 'cancelled', 'lost', 'stuck'];
-  console.log('| job | accepted | finished | failed | cancelled | lost | stuck | refused (not accepted) |');
-  console.log('|---|---|---|---|---|---|---|---|');
+  console.log(
+    '| job | accepted | finished | failed | of them retryable | cancelled | lost | stuck | refused (not accepted) |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|---|');
   for (const kind of ['download', 'upload', 'transfer']) {
     const accepted = runs.filter((run) => run.kind === kind && run.ending !== 'not started').length;
-    const counts = endings.map((ending) => count(kind, ending));
+    // a failure the user can do something about: its message tells them to start the job again
+    const retryable = runs.filter(
+      (run) => run.kind === kind && run.ending === 'failed' && /again/.test(run.message ?? ''),
+    ).length;
+    const counts = [count(kind, 'finished'), count(kind, 'failed'), retryable];
+    for (const ending of ['cancelled', 'lost', 'stuck']) counts.push(count(kind, ending));
     console.log(`| ${kind} | ${accepted} | ${counts.join(' | ')} | ${count(kind, 'not started')} |`);
   }
   const reasons = new Map<string, number>();
@@ -216,6 +228,13 @@ function report(
     const peak = (values: number[]) => Math.max(0, ...values).toFixed(0);
     console.log(`| ${name} | ${peak(samples.slice(0, 60))} | ${peak(samples.slice(-60))} |`);
   }
+}
+
+/** How long a client polling its job was answered 503 (or nothing), and how long it waited at most. */
+function reportOutages({ stretches, slowestMs, unexpected }: OutageAnswers): void {
+  const lasted = stretches.map((seconds) => `${seconds.toFixed(1)} s`).join(', ') || 'none';
+  console.log(`\na job's status, asked every 200 ms: 503 for ${lasted}; slowest answer ${slowestMs} ms`);
+  for (const [status, times] of unexpected) console.log(`  ${times}× answered ${status}`);
 }
 
 void main().catch((error: unknown) => {
