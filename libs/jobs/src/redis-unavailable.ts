@@ -1,7 +1,10 @@
 import type Redis from 'ioredis';
 
-/** The replies of a Redis that cannot take a command now: a demoted primary, one loading its data, or one without its primary. */
-const UNAVAILABLE_REPLIES = /^(READONLY|LOADING|MASTERDOWN) /;
+/**
+ * The replies of a Redis that cannot take a command now: a demoted primary, one loading its data, one without
+ * its primary, or one refusing writes for want of replicas (min-replicas-to-write).
+ */
+const UNAVAILABLE_REPLIES = /^(READONLY|LOADING|MASTERDOWN|NOREPLICAS) /;
 
 /**
  * Whether an error says that Redis did not answer: a command that timed out (`commandTimeout`), one given up
