@@ -14,13 +14,13 @@ const SETTINGS: DurabilitySetting[] = [
     name: 'maxmemory-policy',
     safe: (value) => value === 'noeviction',
     advice:
-      'set maxmemory-policy noeviction: under any other policy Redis deletes keys when memory runs short, and queued jobs and job records go with them',
+      'set maxmemory-policy noeviction: under any other policy Redis deletes keys when memory runs short, and queued jobs and their records go with them',
   },
   {
     name: 'appendonly',
     safe: (value) => value === 'yes',
     advice:
-      'set appendonly yes (with appendfsync everysec): without the append-only file a restart of Redis loses every job since the last snapshot',
+      'set appendonly yes (with appendfsync everysec): without the append-only file a restart of Redis loses the jobs queued since the last snapshot',
   },
   {
     name: 'appendfsync',
