@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { ticketFor } from '@app/jobs/tickets';
+import { ticketFor } from '@app/jobs';
 import { startFakeProposer, type FakeProposer } from '../support/fake-proposer';
 import { filesystemEntry, fsId, writeTargetsFile, writeTree } from '../support/fs-fixtures';
 import { pollUntilDone } from '../support/jobs';

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
-import { lockSettings } from '@app/jobs/queues';
+import { lockSettings } from '@app/jobs';
 import request from 'supertest';
 import { fsId, writeTargetsFile, writeTree, partneredEntries } from '../support/fs-fixtures';
 import { pollUntil, pollUntilDone } from '../support/jobs';

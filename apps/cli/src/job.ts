@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { JobKind } from '@app/jobs/job-kinds';
+import type { JobKind } from '@app/job-kinds';
 import { CliError, EXIT, isAbort } from './errors';
 import { humanBytes } from './output';
 import type { ProgressView } from './progress';

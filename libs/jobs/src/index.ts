@@ -1,9 +1,9 @@
-export * from './job-kinds';
+// the kinds' descriptions, for code that uses the store and the queues too
+export * from '@app/job-kinds';
 export * from './queues';
 export * from './tickets';
 export * from './job-record';
 export * from './job-store';
-export * from './job-payloads';
 export * from './jobs.module';
 export * from './redis-unavailable';
 export * from './redis-connections';

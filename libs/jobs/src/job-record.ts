@@ -1,4 +1,4 @@
-import type { JobKind, ResultOf } from './job-kinds';
+import type { JobKind, ResultOf } from '@app/job-kinds';
 
 export type JobStatus = 'in_progress' | 'finished' | 'failed' | 'cancelled';
 

@@ -8,7 +8,7 @@ import {
   startedMessage,
   type JobKind,
   type ResultOf,
-} from './job-kinds';
+} from '@app/job-kinds';
 import { isRedisUnavailable, writeWhenBack } from './redis-unavailable';
 import { ReplicaConfirmation } from './replica-confirmation';
 

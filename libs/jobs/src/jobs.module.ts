@@ -12,7 +12,7 @@ import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
 import type Redis from 'ioredis';
 import { AppConfig } from '@app/config';
-import { JOB_KINDS } from './job-kinds';
+import { JOB_KINDS } from '@app/job-kinds';
 import { JobStore } from './job-store';
 import { jobQueuesModules } from './queues';
 import { RedisConnections, type RedisWaiting } from './redis-connections';

@@ -2,7 +2,7 @@ import { BullModule } from '@nestjs/bull';
 import type { DynamicModule } from '@nestjs/common';
 import type { AppConfig } from '@app/config';
 
-import { JOB_KINDS } from './job-kinds';
+import { JOB_KINDS } from '@app/job-kinds';
 import type { RedisConnections } from './redis-connections';
 
 /**

@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import type { ReadableStream } from 'node:stream/web';
 import { pipeline } from 'node:stream/promises';
-import type { DownloadResult } from '@app/jobs/job-kinds';
+import type { DownloadResult } from '@app/job-kinds';
 import { parseAddress } from '../address';
 import { resourcesPath } from '../client';
 import { CliError, EXIT } from '../errors';

@@ -1,5 +1,5 @@
 import { Argument, type Command } from 'commander';
-import { JOB_KINDS, type JobKind } from '@app/jobs/job-kinds';
+import { JOB_KINDS, type JobKind } from '@app/job-kinds';
 import { CliError, EXIT } from '../errors';
 import { JOB_TITLES, jobHeaders, progressDetail, statusPath, type JobStatus } from '../job';
 import type { Session } from '../session';

@@ -1,4 +1,4 @@
-import type { FixityResult, WriteResult } from '@app/jobs/job-kinds';
+import type { FixityResult, WriteResult } from '@app/job-kinds';
 
 /** Lines on the files whose checksums disagreed, or could not be compared. */
 export function reportFixity(result: Partial<FixityResult>): string[] {

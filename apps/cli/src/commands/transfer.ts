@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import type { TransferResult } from '@app/jobs/job-kinds';
+import type { TransferResult } from '@app/job-kinds';
 import { parseAddress } from '../address';
 import { resourcesPath } from '../client';
 import { EXIT } from '../errors';

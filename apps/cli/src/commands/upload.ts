@@ -3,7 +3,7 @@ import { openAsBlob } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import type { WriteResult } from '@app/jobs/job-kinds';
+import type { WriteResult } from '@app/job-kinds';
 import { parseAddress } from '../address';
 import { resourcesPath } from '../client';
 import { CliError, EXIT } from '../errors';
