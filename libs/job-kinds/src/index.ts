@@ -2,3 +2,4 @@
 // of Nest or Redis, so that the CLI bundles it without them.
 export * from './job-kinds';
 export * from './job-payloads';
+export * from './job-status';

@@ -8,6 +8,10 @@ export type JobKind = (typeof JOB_KINDS)[number];
 export const SOURCE_TOKEN_HEADER = 'presqt-source-token';
 export const DESTINATION_TOKEN_HEADER = 'presqt-destination-token';
 
+/** The header carrying the user's token at each target a job works with. */
+export const TOKEN_HEADERS = { source: SOURCE_TOKEN_HEADER, destination: DESTINATION_TOKEN_HEADER } as const;
+export type TokenRole = keyof typeof TOKEN_HEADERS;
+
 /** What every job kind reports of fixity (docs/behaviour.md#fixity). */
 export interface FixityResult {
   /** paths below the bag's data/ (with a leading `/`) whose checksums disagreed */
@@ -47,14 +51,19 @@ export interface JobKindTypes {
 export type PayloadOf<K extends JobKind> = JobKindTypes[K]['payload'];
 export type ResultOf<K extends JobKind> = JobKindTypes[K]['result'];
 
-/** Everything about a kind that the API, the worker and the emails need besides its types. */
+/** Everything about a kind that the API, the worker, the emails and the CLI need besides its types. */
 export interface JobKindDescription<K extends JobKind> {
   /** the kind as a sentence starts it */
   title: string;
-  /** the headers whose tokens identify the user's job of this kind (docs/behaviour.md#tickets) */
-  tokenHeaders: readonly string[];
+  /**
+   * the targets whose tokens find the user's job of this kind, in the order its ticket takes them
+   * (docs/behaviour.md#tickets); each token comes in its TOKEN_HEADERS header
+   */
+  tokens: readonly TokenRole[];
   /** the status formats besides plain JSON: a download's status can answer its zip */
   formats: readonly string[];
+  /** other names of the kind in its status path: the PresQT web client cancels a transfer at `transfers/` */
+  spellings: readonly string[];
   /** result fields a run shows from its start */
   openingResult(ticket: string): Partial<ResultOf<K>>;
 }
@@ -64,21 +73,24 @@ const describe = <K extends JobKind>(description: JobKindDescription<K>) => desc
 export const JOB_KIND_DESCRIPTIONS: { [K in JobKind]: JobKindDescription<K> } = {
   download: describe<'download'>({
     title: 'Download',
-    tokenHeaders: [SOURCE_TOKEN_HEADER],
+    tokens: ['source'],
     formats: ['json', 'zip'],
+    spellings: [],
     // the download's start answer carries the ticket too, for the emulation service
     openingResult: (ticket) => ({ ticket_number: ticket }),
   }),
   upload: describe<'upload'>({
     title: 'Upload',
-    tokenHeaders: [DESTINATION_TOKEN_HEADER],
+    tokens: ['destination'],
     formats: [],
+    spellings: [],
     openingResult: () => ({}),
   }),
   transfer: describe<'transfer'>({
     title: 'Transfer',
-    tokenHeaders: [SOURCE_TOKEN_HEADER, DESTINATION_TOKEN_HEADER],
+    tokens: ['source', 'destination'],
     formats: [],
+    spellings: ['transfers'],
     openingResult: () => ({}),
   }),
 };
@@ -103,4 +115,9 @@ export function cancelledMessage(kind: JobKind): string {
 /** The status message of a run the user is cancelling, while what it wrote is taken back. */
 export function cancellingMessage(kind: JobKind): string {
   return `${JOB_KIND_DESCRIPTIONS[kind].title} is being cancelled.`;
+}
+
+/** The headers whose tokens find the user's job of `kind`, in the order its ticket takes them. */
+export function tokenHeaders(kind: JobKind): string[] {
+  return JOB_KIND_DESCRIPTIONS[kind].tokens.map((role) => TOKEN_HEADERS[role]);
 }

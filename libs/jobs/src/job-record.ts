@@ -1,6 +1,4 @@
-import type { JobKind, ResultOf } from '@app/job-kinds';
-
-export type JobStatus = 'in_progress' | 'finished' | 'failed' | 'cancelled';
+import type { JobKind, JobStatus, JobStatusBody, ResultOf } from '@app/job-kinds';
 
 export interface JobProgress {
   files_total: number;
@@ -31,7 +29,7 @@ export interface JobRecord<K extends JobKind = JobKind> extends JobProgress {
 }
 
 /** What the job-status endpoints answer for a record (docs/behaviour.md#job-status): the HTTP status and the body. */
-export function jobStatusResponse(record: JobRecord): { httpStatus: number; body: Record<string, unknown> } {
+export function jobStatusResponse(record: JobRecord): { httpStatus: number; body: JobStatusBody } {
   const progress = {
     files_total: record.files_total,
     files_finished: record.files_finished,

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
-import type { JobProgress, JobRecord, JobStatus } from './job-record';
+import type { JobProgress, JobRecord } from './job-record';
 import {
   cancelledMessage,
   cancellingMessage,
   JOB_KIND_DESCRIPTIONS,
   startedMessage,
   type JobKind,
+  type JobStatus,
   type ResultOf,
 } from '@app/job-kinds';
 import { isRedisUnavailable, writeWhenBack } from './redis-unavailable';

@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { JOB_KIND_DESCRIPTIONS, type JobKind, type TokenRole } from '@app/job-kinds';
 
 /**
  * A job belongs to the user behind its token(s): the ticket is an HMAC of the token(s) under the server's
@@ -9,6 +10,22 @@ export function ticketFor(secretKey: string, ...tokens: string[]): string {
   // length-prefix each token so ('ab','c') and ('a','bc') never share a ticket
   for (const token of tokens) mac.update(`${Buffer.byteLength(token)}:${token}`);
   return mac.digest('hex');
+}
+
+/** The ticket of the user's job of `kind`: the tokens its description names, in that order. */
+export function jobTicket(
+  secretKey: string,
+  kind: JobKind,
+  tokens: Partial<Record<TokenRole, string>>,
+): string {
+  return ticketFor(
+    secretKey,
+    ...JOB_KIND_DESCRIPTIONS[kind].tokens.map((role) => {
+      const token = tokens[role];
+      if (token === undefined) throw new Error(`a ${kind}'s ticket needs the ${role} token`);
+      return token;
+    }),
+  );
 }
 
 const ALGORITHM = 'aes-256-gcm';

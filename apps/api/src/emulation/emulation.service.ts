@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ServiceError } from '@app/common';
 import { AppConfig } from '@app/config';
 import { JobFiles } from '@app/job-files';
-import { JobStore, ticketFor, type JobRecord } from '@app/jobs';
+import { JobStore, jobTicket, type JobRecord } from '@app/jobs';
 import type { Links } from '../common/link-builder';
 import { downloadZip } from '../jobs/download-zip';
 import type { ProposalDto, ProposalPendingDto, ProposalStartedDto } from './dto/emulation.dto';
@@ -27,7 +27,7 @@ export class EmulationService {
 
   /** The proposal of the token's last download, as the `eaasi` alias starts it (the PresQT web client sends no ticket). */
   proposeLastDownload(links: Links, token: string): Promise<ProposalStartedDto> {
-    return this.propose(links, token, ticketFor(this.config.secretKey, token), 'eaasi');
+    return this.propose(links, token, this.downloadTicket(token), 'eaasi');
   }
 
   /** `service`: the path segment the proposal link goes under, ours or the `eaasi` alias */
@@ -37,7 +37,7 @@ export class EmulationService {
     ticketNumber: string,
     service: 'emulation' | 'eaasi' = 'emulation',
   ): Promise<ProposalStartedDto> {
-    const ticket = ticketFor(this.config.secretKey, token);
+    const ticket = this.downloadTicket(token);
     if (ticketNumber !== ticket) {
       throw ServiceError.notFound(
         `PresQT Error: Invalid ticket number, '${ticketNumber}'. Send the ticket_number of this token's download.`,
@@ -121,6 +121,11 @@ export class EmulationService {
     }
     if (state.state !== 'pending') await this.store.settleProposal(id, state);
     return state;
+  }
+
+  /** The ticket of the token's download. */
+  private downloadTicket(token: string): string {
+    return jobTicket(this.config.secretKey, 'download', { source: token });
   }
 
   private async finishedDownload(ticket: string): Promise<JobRecord<'download'>> {

@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Patch, Req, Res } from '@nestjs/common';
+import { applyDecorators, Controller, Get, Param, Patch, Req, Res } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ServiceError } from '@app/common';
@@ -8,14 +8,16 @@ import {
   isJobKind,
   JOB_KIND_DESCRIPTIONS,
   JOB_KINDS,
+  JOB_STATUS_ROUTE,
   JobStore,
   jobStatusResponse,
-  ticketFor,
+  jobTicket,
+  TOKEN_HEADERS,
   type JobKind,
+  type TokenRole,
 } from '@app/jobs';
 import { ApiErrors } from '../common/dto/error.dto';
 import { requiredHeader } from '../common/job-headers';
-import { DESTINATION_TOKEN, SOURCE_TOKEN } from '../common/required-header.decorator';
 import { LinkBuilder, type Links } from '../common/link-builder';
 import { sendDownloadZip, zipRedirectSeconds } from './download-zip';
 
@@ -31,11 +33,15 @@ const STATUS_ACTIONS = JOB_KINDS.flatMap((kind) => [
  */
 const CANCEL_WAIT_MS = 5000;
 
-/** Other spellings of a kind: the PresQT web client cancels a transfer at `job_status/transfers/`. */
-const KIND_SPELLINGS = new Map<string, JobKind>([['transfers', 'transfer']]);
+/** Other spellings of the kinds (`transfers`), each with its kind. */
+const KIND_SPELLINGS = new Map<string, JobKind>(
+  JOB_KINDS.flatMap((kind) =>
+    JOB_KIND_DESCRIPTIONS[kind].spellings.map((spelling) => [spelling, kind] as const),
+  ),
+);
 
 @ApiTags('jobs')
-@Controller('api_v1/job_status')
+@Controller(JOB_STATUS_ROUTE)
 export class JobStatusController {
   constructor(
     private readonly store: JobStore,
@@ -46,14 +52,13 @@ export class JobStatusController {
 
   @Get(':action')
   @ApiOperation({
-    summary: 'Poll a job: download(.json|.zip), upload or transfer',
+    summary: `Poll a job: ${kindsInWords(true)}`,
     description:
       'The job is found by the token header(s) that started it. `download.zip` answers the zip itself once the ' +
       'download has finished.',
   })
   @ApiParam({ name: 'action', enum: STATUS_ACTIONS })
-  @ApiHeader({ name: SOURCE_TOKEN, required: false, description: 'download and transfer' })
-  @ApiHeader({ name: DESTINATION_TOKEN, required: false, description: 'upload and transfer' })
+  @TokenHeaders()
   @ApiResponse({ status: 200, description: 'finished: the result fields, or the zip for download.zip' })
   @ApiResponse({ status: 202, description: 'in progress: status, status_code null, message, job_percentage' })
   @ApiResponse({
@@ -80,10 +85,9 @@ export class JobStatusController {
   }
 
   @Patch(':action')
-  @ApiOperation({ summary: 'Cancel a job: download, upload or transfer' })
+  @ApiOperation({ summary: `Cancel a job: ${kindsInWords(false)}` })
   @ApiParam({ name: 'action', enum: [...JOB_KINDS, ...KIND_SPELLINGS.keys()] })
-  @ApiHeader({ name: SOURCE_TOKEN, required: false, description: 'download and transfer' })
-  @ApiHeader({ name: DESTINATION_TOKEN, required: false, description: 'upload and transfer' })
+  @TokenHeaders()
   @ApiResponse({
     status: 200,
     description:
@@ -123,9 +127,33 @@ export class JobStatusController {
   }
 
   private ticketOf(kind: JobKind, request: Request): string {
-    const tokens = JOB_KIND_DESCRIPTIONS[kind].tokenHeaders.map((name) => requiredHeader(request, name));
-    return ticketFor(this.config.secretKey, ...tokens);
+    const tokens = JOB_KIND_DESCRIPTIONS[kind].tokens.map(
+      (role) => [role, requiredHeader(request, TOKEN_HEADERS[role])] as const,
+    );
+    return jobTicket(this.config.secretKey, kind, Object.fromEntries(tokens));
   }
+}
+
+/** The kinds as the endpoints' summaries name them: `download(.json|.zip), upload or transfer`. */
+function kindsInWords(withFormats: boolean): string {
+  const named = JOB_KINDS.map((kind) => {
+    const { formats } = JOB_KIND_DESCRIPTIONS[kind];
+    return withFormats && formats.length > 0
+      ? `${kind}(${formats.map((format) => `.${format}`).join('|')})`
+      : kind;
+  });
+  return `${named.slice(0, -1).join(', ')} or ${named.at(-1)}`;
+}
+
+/** The token headers, each documented with the kinds whose jobs it finds (`download and transfer`). */
+function TokenHeaders(): MethodDecorator {
+  const kindsUsing = (role: TokenRole) =>
+    JOB_KINDS.filter((kind) => JOB_KIND_DESCRIPTIONS[kind].tokens.includes(role)).join(' and ');
+  return applyDecorators(
+    ...Object.entries(TOKEN_HEADERS).map(([role, name]) =>
+      ApiHeader({ name, required: false, description: kindsUsing(role as TokenRole) }),
+    ),
+  );
 }
 
 /** A finished upload's or transfer's resource: its Detail link, as `link_to_resource` (docs/behaviour.md#links). */

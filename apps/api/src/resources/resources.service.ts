@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ServiceError } from '@app/common';
 import { SEARCH_FILTERS, type CollectionQuery } from '@app/connectors';
 import { AppConfig } from '@app/config';
-import { ticketFor, TokenCipher } from '@app/jobs';
+import { jobStatusPath, jobTicket, jsonStatusPath, TokenCipher } from '@app/jobs';
 import { parseEmailOptIn } from '@app/mail';
 import { TargetsRegistry } from '@app/targets';
 import { JobStarter } from '../jobs/job-starter.service';
@@ -85,7 +85,7 @@ export class ResourcesService {
     target.requireAction('resource_download');
     const session = await target.connector.open(token);
     await session.getResource(id);
-    const ticket = ticketFor(this.config.secretKey, token);
+    const ticket = jobTicket(this.config.secretKey, 'download', { source: token });
     await this.jobs.start('download', ticket, {
       targetName,
       resourceId: id,
@@ -94,8 +94,8 @@ export class ResourcesService {
     });
     return {
       message: 'The server is processing the request.',
-      download_job_zip: links.url('/api_v1/job_status/download.zip/'),
-      download_job_json: links.url('/api_v1/job_status/download.json/'),
+      download_job_zip: links.url(jobStatusPath('download', 'zip')),
+      download_job_json: links.url(jsonStatusPath('download')),
       ticket_number: ticket,
     };
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ServiceError } from '@app/common';
 import { AppConfig } from '@app/config';
-import { ticketFor, TokenCipher, type KeywordAction, type TransferPayload } from '@app/jobs';
+import { jobTicket, jsonStatusPath, TokenCipher, type KeywordAction, type TransferPayload } from '@app/jobs';
 import { TargetsRegistry, type Target } from '@app/targets';
 import type { Links } from '../common/link-builder';
 import { requireContainer } from '../common/require-container';
@@ -54,7 +54,8 @@ export class TransfersService {
     }
     if (containerId !== null) await requireContainer(to, containerId);
 
-    await this.jobs.start('transfer', ticketFor(this.config.secretKey, sourceToken, destinationToken), {
+    const tokens = { source: sourceToken, destination: destinationToken };
+    await this.jobs.start('transfer', jobTicket(this.config.secretKey, 'transfer', tokens), {
       sourceTargetName: source.name,
       sourceResourceId: resource.id,
       sourceToken: this.cipher.encrypt(sourceToken),
@@ -69,7 +70,7 @@ export class TransfersService {
     });
     return {
       message: 'The server is processing the request.',
-      transfer_job: links.url('/api_v1/job_status/transfer/'),
+      transfer_job: links.url(jsonStatusPath('transfer')),
     };
   }
 }

@@ -7,7 +7,8 @@ import { AppConfig } from '@app/config';
 import { incomingUploadsDir, JobFiles } from '@app/job-files';
 import {
   JobStore,
-  ticketFor,
+  jobTicket,
+  jsonStatusPath,
   TokenCipher,
   UPLOAD_BAG_FILE,
   UPLOAD_PACKAGE_FILE,
@@ -62,7 +63,7 @@ export class UploadsService {
     target.requireAction('resource_upload');
     const session = await target.connector.open(token);
     if (containerId !== null) await requireContainer(session, containerId);
-    const ticket = ticketFor(this.config.secretKey, token);
+    const ticket = jobTicket(this.config.secretKey, 'upload', { destination: token });
     // claimed before a byte of the package is read: a user's simultaneous uploads are refused at once
     const reservation = await this.reservations.reserve(ticket);
     if (!reservation || (await this.store.get('upload', ticket))?.status === 'in_progress') {
@@ -103,7 +104,7 @@ export class UploadsService {
     }
     return {
       message: 'The server is processing the request.',
-      upload_job: links.url('/api_v1/job_status/upload/'),
+      upload_job: links.url(jsonStatusPath('upload')),
     };
   }
 }
