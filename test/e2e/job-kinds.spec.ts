@@ -9,13 +9,14 @@ import {
   jsonStatusPath,
   tokenHeaders,
 } from '@app/job-kinds';
+import { runCli } from '../support/cli';
 import { partneredEntries, writeTargetsFile } from '../support/fs-fixtures';
 import { startStack, type Stack } from '../support/stack';
 
 /** A user with no job of any kind. */
 const TOKEN = 'alice-token';
 
-describe('each job kind at the routes its description names (built API, real Redis)', () => {
+describe('each job kind at the routes its description names (built API and CLI, real Redis)', () => {
   let stack: Stack;
   let http: ReturnType<typeof request>;
 
@@ -56,6 +57,20 @@ describe('each job kind at the routes its description names (built API, real Red
         const missing = await http.get(jsonStatusPath(kind)).set(others).expect(400);
         expect(missing.body.error).toBe(`PresQT Error: '${header}' missing in the request headers.`);
       }
+    });
+
+    it('is found by `presqt status` and `presqt cancel` with a token for each of its targets', async () => {
+      const targets = JOB_KIND_DESCRIPTIONS[kind].tokens.map((role) => (role === 'source' ? 'src' : 'dst'));
+      const env = { PRESQT_SERVER: stack.baseUrl, PRESQT_TOKEN_SRC: TOKEN, PRESQT_TOKEN_DST: TOKEN };
+      for (const command of ['status', 'cancel']) {
+        const { status, stdout, stderr } = await runCli([command, kind, ...targets], env).done;
+        expect({ status, stdout }).toEqual({ status: 1, stdout: '' });
+        expect(stderr).toMatch(
+          /^presqt: PresQT Error: Invalid ticket number, '[0-9a-f]{64}'\. \(HTTP 404\)\n$/,
+        );
+      }
+      const usage = await runCli(['status', kind, ...targets, 'src'], env).done;
+      expect(usage.status).toBe(2);
     });
   });
 

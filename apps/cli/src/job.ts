@@ -1,45 +1,32 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { JobKind } from '@app/job-kinds';
+import {
+  JOB_KIND_DESCRIPTIONS,
+  jobStatusPath,
+  jsonStatusPath,
+  tokenHeaders,
+  type FinishedJobStatus,
+  type JobKind,
+  type JobStatusBody,
+} from '@app/job-kinds';
+import type { ApiResponse } from './client';
 import { CliError, EXIT, isAbort } from './errors';
 import { humanBytes } from './output';
 import type { ProgressView } from './progress';
 import type { Session } from './session';
 
-/** A job's status body (api.md, "Job status object"); a finished one adds its kind's result fields. */
-export interface JobStatus {
-  status: 'in_progress' | 'finished' | 'failed' | 'cancelled';
-  status_code: string | number | null;
-  message: string;
-  job_percentage: number;
-  files_total?: number;
-  files_finished?: number;
-  bytes_total?: number;
-  bytes_finished?: number;
-}
-
 const POLL_MS = 400;
-
-export const JOB_TITLES: Record<JobKind, string> = {
-  download: 'Download',
-  upload: 'Upload',
-  transfer: 'Transfer',
-};
-
-export function statusPath(kind: JobKind): string {
-  return kind === 'download' ? '/api_v1/job_status/download.json/' : `/api_v1/job_status/${kind}/`;
-}
 
 /**
  * Polls the user's job of `kind` (found by the token headers that started it) until it ends, showing its
  * progress. Ctrl-C cancels it at the service. Answers the finished status; a failed or cancelled job throws.
  */
-export async function followJob<Result>(
+export async function followJob<K extends JobKind>(
   session: Session,
-  kind: JobKind,
+  kind: K,
   headers: Record<string, string>,
-): Promise<JobStatus & Result> {
-  const bar = session.progress(JOB_TITLES[kind].padEnd(8));
-  let ended: JobStatus;
+): Promise<FinishedJobStatus<K>> {
+  const bar = session.progress(JOB_KIND_DESCRIPTIONS[kind].title.padEnd(8));
+  let ended: JobStatusBody;
   try {
     ended = await pollUntilEnded(session, kind, headers, bar);
   } finally {
@@ -49,7 +36,7 @@ export async function followJob<Result>(
     const how = ended.status === 'cancelled' ? 'was cancelled' : ended.status;
     throw new CliError(`The ${kind} ${how}: ${ended.message}`, EXIT.jobFailed, { job: ended });
   }
-  return ended as JobStatus & Result;
+  return ended as FinishedJobStatus<K>;
 }
 
 async function pollUntilEnded(
@@ -57,19 +44,15 @@ async function pollUntilEnded(
   kind: JobKind,
   headers: Record<string, string>,
   bar: ProgressView,
-): Promise<JobStatus> {
-  const { client, signal } = session;
+): Promise<JobStatusBody> {
+  const { signal } = session;
   for (;;) {
     if (signal.aborted) {
       bar.stop();
       return cancelJob(session, kind, headers);
     }
     try {
-      const { body } = await client.json<JobStatus>(statusPath(kind), {
-        headers,
-        expect: [200, 202, 500],
-        signal,
-      });
+      const body = await requestStatus(session, kind, headers);
       if (body.status === 'finished') bar.update(100, 100, progressDetail(body));
       if (body.status !== 'in_progress') return body;
       bar.update(body.job_percentage, 100, progressDetail(body));
@@ -82,16 +65,8 @@ async function pollUntilEnded(
 }
 
 /** PATCH: the job ends cancelled (exit 130); one that ended first is reported as it ended. */
-export async function cancelJob(
-  session: Session,
-  kind: JobKind,
-  headers: Record<string, string>,
-): Promise<never> {
-  const { status, body } = await session.client.json<JobStatus>(`/api_v1/job_status/${kind}/`, {
-    method: 'PATCH',
-    headers,
-    expect: [200, 406],
-  });
+async function cancelJob(session: Session, kind: JobKind, headers: Record<string, string>): Promise<never> {
+  const { status, body } = await requestCancel(session, kind, headers);
   if (status === 200)
     throw new CliError(`Interrupted: ${body.message}`, EXIT.interrupted, {
       job: { ...body, status: 'cancelled' },
@@ -105,7 +80,42 @@ export async function cancelJob(
   );
 }
 
-export function progressDetail(status: JobStatus): string {
+/** The job's status: 202 in progress, 200 finished, 500 failed or cancelled. */
+export async function requestStatus(
+  session: Session,
+  kind: JobKind,
+  headers: Record<string, string>,
+): Promise<JobStatusBody> {
+  const { body } = await session.client.json<JobStatusBody>(jsonStatusPath(kind), {
+    headers,
+    expect: [200, 202, 500],
+    signal: session.signal,
+  });
+  return body;
+}
+
+/** The cancel itself: 200 with its message, or 406 with the status of a job that had already ended. */
+export function requestCancel(
+  session: Session,
+  kind: JobKind,
+  headers: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<ApiResponse<JobStatusBody>> {
+  return session.client.json<JobStatusBody>(jobStatusPath(kind), {
+    method: 'PATCH',
+    headers,
+    expect: [200, 406],
+    signal,
+  });
+}
+
+/** A job's status in words: `Download: in progress, 40%`, then its progress. */
+export function statusLines(kind: JobKind, status: JobStatusBody): string[] {
+  const { title } = JOB_KIND_DESCRIPTIONS[kind];
+  return [`${title}: ${status.status.replace('_', ' ')}, ${status.job_percentage}%`, progressDetail(status)];
+}
+
+function progressDetail(status: JobStatusBody): string {
   const parts: string[] = [];
   if (status.files_total) parts.push(`${status.files_finished ?? 0}/${status.files_total} files`);
   if (status.bytes_total)
@@ -114,19 +124,22 @@ export function progressDetail(status: JobStatus): string {
 }
 
 /**
- * The token headers that start and find the user's job of `kind`: a download's source token, an upload's
- * destination token, a transfer's pair (targets: source, then destination).
+ * The token headers that start and find the user's job of `kind`: a token for each target its description
+ * names, in that order (a download's source, an upload's destination, a transfer's source then destination).
  */
 export async function jobHeaders(
   session: Session,
   kind: JobKind,
   targets: string[],
 ): Promise<Record<string, string>> {
-  const [first = '', second = ''] = targets;
-  if (kind === 'download') return { 'presqt-source-token': await session.tokenFor(first) };
-  if (kind === 'upload') return { 'presqt-destination-token': await session.tokenFor(first) };
-  return {
-    'presqt-source-token': await session.tokenFor(first),
-    'presqt-destination-token': await session.tokenFor(second),
-  };
+  const { tokens } = JOB_KIND_DESCRIPTIONS[kind];
+  if (targets.length !== tokens.length) {
+    const which = tokens.length === 1 ? 'one target' : `${tokens.join(' and ')} targets`;
+    throw new CliError(`A ${kind} is found by its ${which}.`, EXIT.usage);
+  }
+  const headers: Record<string, string> = {};
+  // one after another: a missing token is reported for the first target that lacks one
+  for (const [i, header] of tokenHeaders(kind).entries())
+    headers[header] = await session.tokenFor(targets[i]);
+  return headers;
 }

@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import type { ReadableStream } from 'node:stream/web';
 import { pipeline } from 'node:stream/promises';
-import type { DownloadResult } from '@app/job-kinds';
+import { jobStatusPath } from '@app/job-kinds';
 import { parseAddress } from '../address';
 import { resourcesPath } from '../client';
 import { CliError, EXIT } from '../errors';
@@ -43,7 +43,7 @@ async function download(session: Session, text: string, options: DownloadOptions
     headers: { ...headers, 'presqt-email-opt-in': options.email },
     expect: [202],
   });
-  const finished = await followJob<DownloadResult>(session, 'download', headers);
+  const finished = await followJob(session, 'download', headers);
   const file =
     options.output === undefined
       ? resolve(finished.zip_name)
@@ -74,7 +74,7 @@ async function checkOutput(output: string | undefined): Promise<boolean> {
 
 /** Streams the finished job's zip to `file` (through `file.part`, so a cut-off download is never taken for one). */
 async function saveZip(session: Session, headers: Record<string, string>, file: string): Promise<number> {
-  const response = await session.client.stream('/api_v1/job_status/download.zip/', {
+  const response = await session.client.stream(jobStatusPath('download', 'zip'), {
     headers,
     signal: session.signal,
   });

@@ -1,5 +1,4 @@
 import { Option, type Command } from 'commander';
-import type { TransferResult } from '@app/job-kinds';
 import { parseAddress } from '../address';
 import { resourcesPath } from '../client';
 import { EXIT } from '../errors';
@@ -70,7 +69,7 @@ async function transfer(
     }),
     expect: [202],
   });
-  const finished = await followJob<TransferResult>(session, 'transfer', headers);
+  const finished = await followJob(session, 'transfer', headers);
   session.output.result(finished, () => [
     `${finished.message} ${to.target}:${finished.destination_resource_id}`,
     ...(finished.enhanced_keywords.length > 0

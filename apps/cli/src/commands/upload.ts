@@ -3,7 +3,6 @@ import { openAsBlob } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import type { WriteResult } from '@app/job-kinds';
 import { parseAddress } from '../address';
 import { resourcesPath } from '../client';
 import { CliError, EXIT } from '../errors';
@@ -64,7 +63,7 @@ async function upload(
   } finally {
     if (bagDir) await rm(bagDir, { recursive: true, force: true });
   }
-  const finished = await followJob<WriteResult>(session, 'upload', headers);
+  const finished = await followJob(session, 'upload', headers);
   session.output.result(finished, () => [
     `${finished.message} ${target}:${finished.destination_resource_id}`,
     ...reportWrite(finished),
