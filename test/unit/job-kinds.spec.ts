@@ -1,3 +1,4 @@
+import { Test } from '@nestjs/testing';
 import {
   JOB_KIND_DESCRIPTIONS,
   JOB_KINDS,
@@ -11,6 +12,8 @@ import { jobTicket, ticketFor } from '@app/jobs';
 import { CliError, EXIT } from '../../apps/cli/src/errors';
 import { jobHeaders, statusLines } from '../../apps/cli/src/job';
 import type { Session } from '../../apps/cli/src/session';
+import { JOB_HANDLERS, type JobHandler } from '../../apps/worker/src/jobs/job-handler';
+import { JOB_HANDLER_PROVIDERS } from '../../apps/worker/src/jobs/job-handlers';
 
 /** A session whose token for a target is `token-of-<target>`. */
 const session = {
@@ -26,7 +29,7 @@ const inProgress: JobStatusBody = {
   files_finished: 1,
 };
 
-describe('each job kind, as the CLI reads its description', () => {
+describe('each job kind, as the CLI and the worker read its description', () => {
   describe.each(JOB_KINDS)('%s', (kind: JobKind) => {
     const description = JOB_KIND_DESCRIPTIONS[kind];
     const targets = description.tokens.map((role) => `${role}-target`);
@@ -83,5 +86,13 @@ describe('each job kind, as the CLI reads its description', () => {
     ]);
     expect(jobStatusPath('download', 'zip')).toBe('/api_v1/job_status/download.zip/');
     expect(jobStatusPath('transfer')).toBe('/api_v1/job_status/transfer/');
+  });
+
+  it('has its handler in the worker, handed to the job runner', async () => {
+    const module = await Test.createTestingModule({ providers: JOB_HANDLER_PROVIDERS })
+      .useMocker(() => ({}))
+      .compile();
+    const handlers = module.get<JobHandler[]>(JOB_HANDLERS);
+    expect(handlers.map((handler) => handler.kind).sort()).toEqual([...JOB_KINDS].sort());
   });
 });
