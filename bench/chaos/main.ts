@@ -13,6 +13,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { JOB_KINDS } from '@app/job-kinds';
 import { verifyRuns, type Findings } from '../../test/support/job-outcomes';
 import { freePort } from '../../test/support/ports';
 import { SentinelSet } from '../../test/support/redis-sentinel';
@@ -202,7 +203,7 @@ function report(
     '| job | accepted | finished | failed | of them retryable | cancelled | lost | stuck | refused (not accepted) |',
   );
   console.log('|---|---|---|---|---|---|---|---|---|');
-  for (const kind of ['download', 'upload', 'transfer']) {
+  for (const kind of JOB_KINDS) {
     const accepted = runs.filter((run) => run.kind === kind && run.ending !== 'not started').length;
     // a failure the user can do something about: its message tells them to start the job again
     const retryable = runs.filter(

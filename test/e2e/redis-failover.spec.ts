@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { JOB_KINDS, type JobKind } from '@app/job-kinds';
 import { verifyRuns } from '../support/job-outcomes';
 import { SentinelSet } from '../support/redis-sentinel';
 import { ROOT, startApp, startStack, waitForOutput, type RunningProcess, type Stack } from '../support/stack';
@@ -8,13 +9,11 @@ import {
   followJob,
   prepareLab,
   startJob,
-  type JobKind,
   type JobRun,
   type Lab,
   type LoadSettings,
 } from '../support/user-jobs';
 
-const KINDS: JobKind[] = ['download', 'upload', 'transfer'];
 /** A resource listing: the rate limits count it in Redis, and it needs Redis for nothing else. */
 const LISTING = '/api_v1/targets/lab/resources/';
 /** What a user waits at most for any answer while no primary is reachable. */
@@ -192,7 +191,7 @@ describe('Redis Sentinel, the primary lost while jobs run (real Redis, sentinels
       const accepted: JobRun[] = [];
       const attempts: Probe[] = [];
       const starting = (users: string[]) =>
-        Promise.all(users.flatMap((user) => KINDS.map((kind) => start(user, kind, accepted, attempts))));
+        Promise.all(users.flatMap((user) => JOB_KINDS.map((kind) => start(user, kind, accepted, attempts))));
       const startingBefore = starting(before);
       await untilRunning(accepted, 3);
       const lostAt = Date.now();
@@ -209,7 +208,7 @@ describe('Redis Sentinel, the primary lost while jobs run (real Redis, sentinels
       await sentinels.kill(formerPort);
       await sentinels.restart(formerPort);
       await starting(after);
-      expect(accepted).toHaveLength(users.length * KINDS.length);
+      expect(accepted).toHaveLength(users.length * JOB_KINDS.length);
 
       const ended = await Promise.all(accepted.map((run) => followJob(run, settings)));
 

@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { JOB_KINDS, jobStatusPath, jsonStatusPath, type JobKind } from '@app/job-kinds';
 import { makeBagZip } from './bags';
 import { filesystemEntry, fsId, writeTargetsFile } from './fs-fixtures';
 
@@ -9,7 +10,6 @@ import { filesystemEntry, fsId, writeTargetsFile } from './fs-fixtures';
  * job started, followed to its end (asking again through 503s and dropped connections) and its zip saved.
  * job-outcomes.ts checks what they left.
  */
-export type JobKind = 'download' | 'upload' | 'transfer';
 /** `lost`: accepted (202), and then the API knew nothing of it; `stuck`: not ended in time */
 export type Ending = 'finished' | 'failed' | 'cancelled' | 'stuck' | 'lost' | 'not started';
 
@@ -94,7 +94,7 @@ export async function runUser(
   runs: JobRun[],
 ): Promise<void> {
   for (let n = 1; Date.now() < until; n++) {
-    const kind = pick<JobKind>(['download', 'upload', 'transfer']);
+    const kind = pick(JOB_KINDS);
     runs.push(await runJob(user, kind, n, settings));
   }
 }
@@ -123,7 +123,7 @@ export async function runJob(
   if (!answer?.ok) return run;
   if (Math.random() < settings.cancelRate) {
     await sleep(100 + Math.random() * 700);
-    await send(`${settings.baseUrl}/api_v1/job_status/${kind}/`, {
+    await send(`${settings.baseUrl}${jobStatusPath(kind)}`, {
       method: 'PATCH',
       headers: jobHeaders(user),
     });
@@ -134,11 +134,10 @@ export async function runJob(
 /** Asks for the job's status until it has ended (or `jobTimeoutMs` passed); saves a finished download's zip. */
 export async function followJob(run: JobRun, settings: LoadSettings): Promise<JobRun> {
   const headers = jobHeaders(run.user);
-  const statusPath = run.kind === 'download' ? 'download.json' : run.kind;
   const deadline = Date.now() + settings.jobTimeoutMs;
   let last = 'no answer';
   for (;;) {
-    const answer = await send(`${settings.baseUrl}/api_v1/job_status/${statusPath}/`, { headers });
+    const answer = await send(`${settings.baseUrl}${jsonStatusPath(run.kind)}`, { headers });
     const body = (await answer?.json().catch(() => ({}))) as Record<string, unknown> | undefined;
     if (answer) last = `${answer.status} ${JSON.stringify(body)}`;
     // 200 a finished job; 500 with the body of a failed or cancelled one; 404: no such job (any more)
