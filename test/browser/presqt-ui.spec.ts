@@ -251,6 +251,8 @@ describeWithClient(SUITE, () => {
     await startFromModal('Download', ['Next', 'Download']);
     await page.getByRole('button', { name: 'Cancel' }).click();
     await page.getByText('Download was cancelled by the user', { exact: true }).waitFor();
+    // the page's last status polls answer the cancelled job's 500 after the message shows: count them here
+    await watch.settled();
     watch.expectClean([{ status: 500, path: /^GET \/api_v1\/job_status\/download(\.zip)?\// }]);
   });
 
@@ -304,6 +306,7 @@ describeWithClient(SUITE, () => {
       })
       .waitFor();
     await expect(takenBack(join(roots.osfRoot, 'alice/Cancelled Upload'))).resolves.toBe(true);
+    await watch.settled();
     watch.expectClean([{ status: 500, path: /^GET \/api_v1\/job_status\/upload\// }]);
   });
 
