@@ -1,48 +1,27 @@
 import { gitlabConnector } from '@app/connectors/gitlab';
-import { describeConnector } from '../conformance/describe-connector';
-import { connectorContext } from '../support/connector-context';
+import { describeConnector, TOKEN } from '../conformance/describe-connector';
 import { FakeGitlab } from '../fakes/gitlab/fake-gitlab';
 
-describeConnector('gitlab', async () => {
+describeConnector(gitlabConnector, async () => {
   const gitlab = await new FakeGitlab().start();
-  gitlab.addUser('alice', 'alice-token');
+  gitlab.addUser('alice', TOKEN);
   gitlab.addUser('bob', 'bob-token');
+  const seed = (owner: string, title: string, options: Parameters<FakeGitlab['seedProject']>[2]) =>
+    String(gitlab.seedProject(owner, title, options).id);
   return {
-    connector: gitlabConnector.create({ api_url: gitlab.url, per_page: 5 }, connectorContext()),
-    token: 'alice-token',
-    badToken: 'mallory-token',
-    perPage: 5,
-    folders: true,
-    search: {
-      general: (project) => project.title.split(' ')[1],
-      title: (project) => project.title.split(' ')[0].toLowerCase(),
-      id: (project) => project.id,
-      author: () => 'alice',
-      keywords: (project) => project.keywords[0],
-    },
-    async seedProject(title, files, options = {}) {
-      return String(gitlab.seedProject('alice', title, { files, topics: options.keywords }).id);
-    },
-    async reset() {
-      gitlab.reset();
-    },
+    options: { api_url: gitlab.url },
+    seedProject: async (title, files, { keywords: topics, lfs } = {}) =>
+      seed('alice', title, { files, topics, lfs }),
+    reset: async () => gitlab.reset(),
     // bob's public project whose repository only its members may read
-    async forbiddenId() {
-      const files = { 'a.txt': 'a' };
-      return String(
-        gitlab.seedProject('bob', 'Members Only', {
-          files,
-          visibility: 'public',
-          repositoryAccessLevel: 'private',
-        }).id,
-      );
-    },
+    forbiddenId: async () =>
+      seed('bob', 'Members Only', {
+        files: { 'a.txt': 'a' },
+        visibility: 'public',
+        repositoryAccessLevel: 'private',
+      }),
     // a project whose deletion is scheduled
-    async goneId() {
-      return String(
-        gitlab.seedProject('alice', 'Leaving Soon', { files: { 'a.txt': 'a' }, markedForDeletion: true }).id,
-      );
-    },
+    goneId: async () => seed('alice', 'Leaving Soon', { files: { 'a.txt': 'a' }, markedForDeletion: true }),
     teardown: () => gitlab.stop(),
   };
 });

@@ -1,11 +1,17 @@
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { withZippedFolders, type Connector, type ConnectorSession } from '@app/connectors';
-import { filesystemConnector } from '@app/connectors/filesystem';
+import {
+  withZippedFolders,
+  type Connector,
+  type ConnectorContext,
+  type ConnectorSession,
+} from '@app/connectors';
+import { filesystemConnector, type FilesystemOptions } from '@app/connectors/filesystem';
 import { describeConnector } from '../conformance/describe-connector';
+import { filesystemUnderTest } from '../support/fs-fixtures';
 import { connectorContext } from '../support/connector-context';
 
 /**
@@ -23,36 +29,14 @@ async function flatFilesystem() {
   return { tmp, root, connector };
 }
 
-describeConnector('filesystem with zipped folders', async () => {
-  const { tmp, root, connector } = await flatFilesystem();
-  let seeded = 0;
-  return {
-    connector,
-    token: 'alice-token',
-    badToken: 'mallory-token',
-    perPage: 5,
-    folders: true,
-    search: { title: (project) => project.title.split(' ')[0], id: (project) => project.id },
-    async seedProject(title, files, options = {}) {
-      const dir = join(root, 'alice', title);
-      for (const [path, content] of Object.entries(files)) {
-        await mkdir(path.endsWith('/') ? join(dir, path) : dirname(join(dir, path)), { recursive: true });
-        if (!path.endsWith('/')) await writeFile(join(dir, path), content);
-      }
-      await mkdir(dir, { recursive: true });
-      if (options.keywords)
-        await writeFile(join(dir, '.presqt-keywords.json'), JSON.stringify(options.keywords));
-      seeded++;
-      await utimes(dir, 1_600_000_000 + seeded, 1_600_000_000 + seeded);
-      return Buffer.from(title).toString('base64url');
-    },
-    async reset() {
-      await rm(root, { recursive: true, force: true });
-      await mkdir(root, { recursive: true });
-    },
-    teardown: () => rm(tmp, { recursive: true, force: true }),
-  };
-});
+const zippedFilesystem = {
+  name: 'filesystem with zipped folders',
+  capabilities: { ...filesystemConnector.capabilities, zippedFolders: true },
+  create: (options: FilesystemOptions, context: ConnectorContext) =>
+    withZippedFolders(filesystemConnector.create(options, context), context),
+};
+
+describeConnector(zippedFilesystem, filesystemUnderTest);
 
 describe('zipped folders', () => {
   let tmp: string;

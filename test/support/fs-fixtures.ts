@@ -8,8 +8,11 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import type { FilesystemOptions } from '@app/connectors/filesystem';
+import { TOKEN, type ConnectorUnderTest } from '../conformance/suite';
 
 export const ALL_ACTIONS = {
   resource_collection: true,
@@ -89,4 +92,45 @@ export function treeDigests(dir: string): Record<string, string> {
   };
   visit(dir);
   return files;
+}
+
+let seededProjects = 0;
+
+/**
+ * A filesystem project for the conformance suite: `files` (a path ending in `/` is an empty folder) and
+ * `keywords` in `<userDir>/<title>`, dated after the project seeded before it and long before anything a test
+ * makes itself. Its id.
+ */
+export function seedFilesystemProject(
+  userDir: string,
+  title: string,
+  files: Record<string, string | Buffer>,
+  { keywords }: { keywords?: string[] } = {},
+): string {
+  const dir = join(userDir, title);
+  mkdirSync(dir, { recursive: true });
+  for (const path of Object.keys(files))
+    if (path.endsWith('/')) mkdirSync(join(dir, path), { recursive: true });
+  writeTree(dir, Object.fromEntries(Object.entries(files).filter(([path]) => !path.endsWith('/'))));
+  if (keywords) writeFileSync(join(dir, '.presqt-keywords.json'), JSON.stringify(keywords));
+  seededProjects++;
+  utimesSync(dir, 1_600_000_000 + seededProjects, 1_600_000_000 + seededProjects);
+  return fsId(title);
+}
+
+/** A filesystem target over a new temporary directory, as the conformance suite tests one. */
+export async function filesystemUnderTest(): Promise<ConnectorUnderTest<FilesystemOptions>> {
+  const tmp = mkdtempSync(join(tmpdir(), 'fs-conformance-'));
+  const root = join(tmp, 'root');
+  return {
+    options: { root, tokens: { [TOKEN]: 'alice' } },
+    context: { dataDir: tmp },
+    seedProject: async (title, files, options) =>
+      seedFilesystemProject(join(root, 'alice'), title, files, options),
+    reset: async () => {
+      await rm(root, { recursive: true, force: true });
+      await mkdir(root, { recursive: true });
+    },
+    teardown: () => rm(tmp, { recursive: true, force: true }),
+  };
 }

@@ -221,10 +221,52 @@ export interface Connector {
   status(): Promise<TargetStatus>;
 }
 
+/**
+ * What a connector can do beyond what every connector does, declared with it as an rclone backend declares
+ * its `fs.Features`. The conformance suite reads the declaration to decide what to test and what to skip, and
+ * checks that the code keeps to it: an optional method is there exactly when its ability is declared
+ * (docs/connectors.md#capabilities).
+ */
+export interface ConnectorCapabilities {
+  /** the search filters `listResources` takes; any other answers 400 */
+  searchFilters: readonly SearchFilter[];
+  /** projects can be made and written into, and keywords set; otherwise each of those answers 400 (CurateND) */
+  write: boolean;
+  /** a project holds folders, kept as folders; otherwise its files sit side by side (Zenodo, FigShare) */
+  folders: boolean;
+  /**
+   * files written in folders are kept as one BagIt zip in the container, which walks unpack again
+   * (`withZippedFolders`)
+   */
+  zippedFolders: boolean;
+  /** the target keeps keywords of its own (tags, topics, subjects): `keywords`, and with `write` `setKeywords` */
+  keywords: boolean;
+  /**
+   * `createProject` keeps the job's claim with the project it makes, and the session's `claimedProject` finds
+   * that project again after a crash
+   */
+  claimedProjects: boolean;
+  /** a writer's `abandon` takes back the project made for the job, whole */
+  takesBackNewProjects: boolean;
+  /** a writer's `abandon` takes back the files a job made in an existing container, a killed run's too */
+  takesBackCreatedFiles: boolean;
+  /** a file kept in Git LFS is served as its object's content, never as the pointer git holds */
+  gitLfs: boolean;
+  /** the largest file the writer takes, in bytes (`Connector.fileSizeProblem` tells why); null: any size */
+  maxFileBytes: number | null;
+}
+
+/** The abilities a connector has or has not (the yes-or-no capabilities). */
+export type Ability = {
+  [Name in keyof ConnectorCapabilities]: ConnectorCapabilities[Name] extends boolean ? Name : never;
+}[keyof ConnectorCapabilities];
+
 /** What a connector's folder exports so that the targets file can name it. */
 export interface ConnectorDefinition<Options = unknown> {
   /** the value of `connector` in a targets-file entry */
   readonly name: string;
+  /** what it can do beyond what every connector does, declared with `capabilities(...)` */
+  readonly capabilities: ConnectorCapabilities;
   /** problems with an entry's `options`, each naming the option; empty when they are usable */
   validateOptions(options: unknown): string[];
   create(options: Options, context: ConnectorContext): Connector;

@@ -1,4 +1,5 @@
 export * from './connector';
+export * from './capabilities';
 export * from './connector-error';
 export * from './catalogue';
 export * from './metadata-file';

@@ -22,6 +22,7 @@ import { DEFAULT_API_URL, MAX_PER_PAGE, validateOptions, type CurateNdOptions } 
 import { firstText, recordKind, texts, type CurateNdRecord } from './records';
 import { walkRecord } from './walking';
 import { pathSegmentProblem } from '../name-rules';
+import { capabilities } from '../capabilities';
 
 /** Shown as the user name when CurateND does not tell it (the user has deposited nothing yet). */
 const UNNAMED_USER = 'CurateND user';
@@ -82,6 +83,8 @@ class CurateNdSession implements ConnectorSession {
 
 export const curateNdConnector: ConnectorDefinition<CurateNdOptions> = {
   name: 'curate_nd',
+  // a source only: nothing is written to CurateND
+  capabilities: capabilities({ searchFilters: ['general', 'title', 'id'], abilities: ['keywords'] }),
   validateOptions,
   create(options: CurateNdOptions, context: ConnectorContext): Connector {
     const upstream = new Upstream('CurateND', options.api_url ?? DEFAULT_API_URL, context.upstream);

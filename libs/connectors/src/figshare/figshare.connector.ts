@@ -20,6 +20,7 @@ import type { FigshareSessionContext } from './session-context';
 import { walk } from './walking';
 import { createProject, openWriter } from './writing';
 import { portableNameProblem } from '../name-rules';
+import { capabilities } from '../capabilities';
 
 const FIGSHARE_OPERATIONS: SessionOperations<FigshareSessionContext> = {
   listResources,
@@ -33,6 +34,10 @@ const FIGSHARE_OPERATIONS: SessionOperations<FigshareSessionContext> = {
 
 export const figshareConnector: ConnectorDefinition<FigshareOptions> = {
   name: 'figshare',
+  capabilities: capabilities({
+    searchFilters: ['general', 'title', 'id'],
+    abilities: ['write', 'zippedFolders', 'keywords', 'takesBackNewProjects', 'takesBackCreatedFiles'],
+  }),
   validateOptions,
   create(options, context) {
     // the file host serves the bytes of files not yet published only to their owner's token

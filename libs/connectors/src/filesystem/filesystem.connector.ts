@@ -5,6 +5,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import {
   HASH_ALGORITHMS,
+  SEARCH_FILTERS,
   type CollectionPage,
   type CollectionQuery,
   type Connector,
@@ -39,6 +40,7 @@ import {
   makeUniqueDirectory,
   PARTIAL_PREFIX,
 } from './writing';
+import { capabilities } from '../capabilities';
 
 const DIGEST_CACHE_ENTRIES = 1000;
 const openFd = promisify(openCallback);
@@ -316,6 +318,17 @@ class FilesystemConnector implements Connector {
 
 export const filesystemConnector: ConnectorDefinition<FilesystemOptions> = {
   name: 'filesystem',
+  capabilities: capabilities({
+    searchFilters: SEARCH_FILTERS,
+    abilities: [
+      'write',
+      'folders',
+      'keywords',
+      'claimedProjects',
+      'takesBackNewProjects',
+      'takesBackCreatedFiles',
+    ],
+  }),
   validateOptions,
   create(options, context) {
     return new FilesystemConnector(

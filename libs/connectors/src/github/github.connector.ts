@@ -1,15 +1,16 @@
 import { GIT_BLOB_SHA1 } from '@app/fixity';
-import type {
-  CollectionPage,
-  CollectionQuery,
-  ConnectorDefinition,
-  ConnectorSession,
-  RemoteFile,
-  RemoteFolder,
-  ResourceDetail,
-  ResourceSummary,
-  ResourceWriter,
-  WriterOptions,
+import {
+  SEARCH_FILTERS,
+  type CollectionPage,
+  type CollectionQuery,
+  type ConnectorDefinition,
+  type ConnectorSession,
+  type RemoteFile,
+  type RemoteFolder,
+  type ResourceDetail,
+  type ResourceSummary,
+  type ResourceWriter,
+  type WriterOptions,
 } from '../connector';
 import { ConnectorError } from '../connector-error';
 import { Upstream } from '../http';
@@ -22,8 +23,9 @@ import { numberedName, repositoryName, topicsOf } from './names';
 import { DEFAULT_API_URL, MAX_PER_PAGE, gitHostOf, validateOptions, type GitHubOptions } from './options';
 import { locate, repositorySummary, resourceDetail } from './resources';
 import { walk } from './walking';
-import { fileSizeProblem, openWriter } from './writing';
+import { MAX_FILE_BYTES, fileSizeProblem, openWriter } from './writing';
 import { gitNameProblem } from '../name-rules';
+import { capabilities } from '../capabilities';
 
 /** How many numbered names (`Title-2`, ...) are tried for a title the user already has. */
 const NUMBERED_NAMES = 100;
@@ -102,6 +104,11 @@ class GitHubSession implements ConnectorSession {
 
 export const githubConnector: ConnectorDefinition<GitHubOptions> = {
   name: 'github',
+  capabilities: capabilities({
+    searchFilters: SEARCH_FILTERS,
+    abilities: ['write', 'folders', 'keywords', 'gitLfs'],
+    maxFileBytes: MAX_FILE_BYTES,
+  }),
   validateOptions,
   create(options, context) {
     const apiUrl = options.api_url ?? DEFAULT_API_URL;

@@ -35,7 +35,7 @@ const NEW_REPOSITORY_LOOKS = 5;
  * GitHub refuses files larger than 100 MiB in a repository, and its git data API takes blobs up to that
  * size (https://docs.github.com/en/repositories/working-with-files/managing-large-files/about-large-files-on-github).
  */
-const MAX_FILE_BYTES = 100 << 20;
+export const MAX_FILE_BYTES = 100 << 20;
 
 /** Why GitHub's writer refuses a file of `size` bytes (Connector.fileSizeProblem), or null. */
 export function fileSizeProblem(size: number): string | null {

@@ -1,17 +1,18 @@
 import { GIT_BLOB_SHA1 } from '@app/fixity';
-import type {
-  CollectionPage,
-  CollectionQuery,
-  Connector,
-  ConnectorContext,
-  ConnectorDefinition,
-  ConnectorSession,
-  RemoteFile,
-  RemoteFolder,
-  ResourceDetail,
-  ResourceSummary,
-  ResourceWriter,
-  WriterOptions,
+import {
+  SEARCH_FILTERS,
+  type CollectionPage,
+  type CollectionQuery,
+  type Connector,
+  type ConnectorContext,
+  type ConnectorDefinition,
+  type ConnectorSession,
+  type RemoteFile,
+  type RemoteFolder,
+  type ResourceDetail,
+  type ResourceSummary,
+  type ResourceWriter,
+  type WriterOptions,
 } from '../connector';
 import { ConnectorError, foundOrNull } from '../connector-error';
 import { Upstream } from '../http';
@@ -32,6 +33,7 @@ import { entrySummary, loadProject, locate, resourceDetail } from './resources';
 import { walk } from './walking';
 import { GitlabWriter } from './writing';
 import { gitNameProblem } from '../name-rules';
+import { capabilities } from '../capabilities';
 
 /** How many numbered names `createProject` tries before giving up. */
 const MAX_NAME_ATTEMPTS = 100;
@@ -123,6 +125,10 @@ class GitlabSession implements ConnectorSession {
 
 export const gitlabConnector: ConnectorDefinition<GitlabOptions> = {
   name: 'gitlab',
+  capabilities: capabilities({
+    searchFilters: SEARCH_FILTERS,
+    abilities: ['write', 'folders', 'keywords', 'gitLfs'],
+  }),
   validateOptions,
   create(options: GitlabOptions, context: ConnectorContext): Connector {
     const upstream = new Upstream('GitLab', options.api_url ?? DEFAULT_API_URL, context.upstream);

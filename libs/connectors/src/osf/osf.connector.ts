@@ -13,6 +13,7 @@ import { walk } from './walking';
 import { WaterButler } from './waterbutler';
 import { createProject, openWriter } from './writing';
 import { pathSegmentProblem } from '../name-rules';
+import { capabilities } from '../capabilities';
 
 const OSF_OPERATIONS: SessionOperations<OsfSessionContext> = {
   listResources,
@@ -26,6 +27,11 @@ const OSF_OPERATIONS: SessionOperations<OsfSessionContext> = {
 
 export const osfConnector: ConnectorDefinition<OsfOptions> = {
   name: 'osf',
+  capabilities: capabilities({
+    searchFilters: ['title', 'id', 'author', 'keywords'],
+    // OSF deletes a project whole; in an existing one it keeps each file's earlier versions
+    abilities: ['write', 'folders', 'keywords', 'takesBackNewProjects'],
+  }),
   validateOptions,
   create(options, context) {
     // each storage region has a file service of its own: the token goes to those listed, and no other

@@ -20,6 +20,7 @@ import type { ZenodoSessionContext } from './session-context';
 import { walk } from './walking';
 import { createProject, openWriter } from './writing';
 import { portableNameProblem } from '../name-rules';
+import { capabilities } from '../capabilities';
 
 const ZENODO_OPERATIONS: SessionOperations<ZenodoSessionContext> = {
   listResources,
@@ -33,6 +34,10 @@ const ZENODO_OPERATIONS: SessionOperations<ZenodoSessionContext> = {
 
 export const zenodoConnector: ConnectorDefinition<ZenodoOptions> = {
   name: 'zenodo',
+  capabilities: capabilities({
+    searchFilters: ['general', 'title', 'id', 'keywords'],
+    abilities: ['write', 'zippedFolders', 'keywords', 'takesBackNewProjects', 'takesBackCreatedFiles'],
+  }),
   validateOptions,
   create(options, context) {
     const upstream = new Upstream('Zenodo', options.api_url ?? DEFAULT_API_URL, context.upstream);

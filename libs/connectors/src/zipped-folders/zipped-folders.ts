@@ -54,12 +54,17 @@ class ZippedFoldersConnector implements Connector {
 }
 
 class ZippedFoldersSession implements ConnectorSession {
+  /** the inner session's, where it has one (ConnectorCapabilities.claimedProjects) */
+  readonly claimedProject?: (claim: string) => Promise<ResourceSummary | null>;
+
   constructor(
     private readonly inner: ConnectorSession,
     /** the checksums the target keeps, which fetched zips are checked against */
     private readonly algorithms: readonly string[],
     private readonly tempDir: string,
-  ) {}
+  ) {
+    this.claimedProject = inner.claimedProject?.bind(inner);
+  }
 
   get username(): string {
     return this.inner.username;
@@ -83,10 +88,6 @@ class ZippedFoldersSession implements ConnectorSession {
 
   createProject(title: string, claim?: string): Promise<ResourceSummary> {
     return this.inner.createProject(title, claim);
-  }
-
-  async claimedProject(claim: string): Promise<ResourceSummary | null> {
-    return (await this.inner.claimedProject?.(claim)) ?? null;
   }
 
   async openWriter(containerId: string, options: WriterOptions): Promise<ResourceWriter> {
