@@ -1,41 +1,31 @@
-import type {
-  CollectionPage,
-  CollectionQuery,
-  ConnectorSession,
-  RemoteFile,
-  RemoteFolder,
-  ResourceDetail,
-  ResourceSummary,
-  ResourceWriter,
-  WalkOptions,
-  WriterOptions,
-} from './connector';
+import type { ConnectorSession } from './connector';
 
-/** A connector's session operations written as functions of what its parts share (`context`). */
-export interface SessionOperations<Context> {
-  listResources(context: Context, query: CollectionQuery): Promise<CollectionPage>;
-  getResource(context: Context, id: string): Promise<ResourceDetail>;
-  walk(context: Context, id: string, options?: WalkOptions): AsyncIterable<RemoteFolder | RemoteFile>;
-  createProject(context: Context, title: string): Promise<ResourceSummary>;
-  openWriter(context: Context, containerId: string, options: WriterOptions): Promise<ResourceWriter>;
-  keywords(context: Context, id: string): Promise<string[]>;
-  setKeywords(context: Context, id: string, keywords: readonly string[]): Promise<string[]>;
-}
+type Methods = Omit<ConnectorSession, 'username'>;
 
-/** The session of one user: each operation given the session's `context`. */
-export function bindSession<Context>(
+/** A session method written as a function of what one user's session keeps (`session`) and its arguments. */
+type Operation<Session, Method> = Method extends (...args: infer Args) => infer Result
+  ? (session: Session, ...args: Args) => Result
+  : never;
+
+/**
+ * A connector's session operations: one function for each method of ConnectorSession, given the session first.
+ * An optional method (`claimedProject`) is in the table exactly where the connector has it, as its
+ * capabilities declare.
+ */
+export type SessionOperations<Session> = {
+  [Name in keyof Methods]: Operation<Session, NonNullable<Methods[Name]>>;
+};
+
+/** The ConnectorSession of one user: each of `operations` given `session` and the method's arguments. */
+export function bindSession<Session>(
   username: string,
-  context: Context,
-  operations: SessionOperations<Context>,
+  session: Session,
+  operations: SessionOperations<Session>,
 ): ConnectorSession {
-  return {
-    username,
-    listResources: (query) => operations.listResources(context, query),
-    getResource: (id) => operations.getResource(context, id),
-    walk: (id, options) => operations.walk(context, id, options),
-    createProject: (title) => operations.createProject(context, title),
-    openWriter: (containerId, options) => operations.openWriter(context, containerId, options),
-    keywords: (id) => operations.keywords(context, id),
-    setKeywords: (id, keywords) => operations.setKeywords(context, id, keywords),
-  };
+  const methods = Object.entries(operations).map(([name, operation]: [string, unknown]) => [
+    name,
+    (...args: unknown[]) =>
+      (operation as (session: Session, ...args: unknown[]) => unknown)(session, ...args),
+  ]);
+  return { username, ...Object.fromEntries(methods) } as ConnectorSession;
 }

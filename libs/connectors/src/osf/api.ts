@@ -1,5 +1,6 @@
 import { readJson, type UpstreamClient } from '../http';
 import { link, type CollectionDocument, type Entity } from './entities';
+import { WaterButler } from './waterbutler';
 
 /**
  * The API version every request pins (https://developer.osf.io/#tag/Versioning): from 2.1 on, a page carries
@@ -13,9 +14,16 @@ const LISTING_PAGE_SIZE = 100;
 
 type Query = Record<string, string | number | boolean | undefined>;
 
-/** OSF API v2 as one user reaches it: entities, pages of collections, and updates, all in JSON:API. */
+/**
+ * OSF API v2 as one user reaches it: entities, pages of collections, and updates, all in JSON:API; and OSF's
+ * file service, where the files' bytes are.
+ */
 export class OsfApi {
-  constructor(private readonly http: UpstreamClient) {}
+  readonly files: WaterButler;
+
+  constructor(private readonly http: UpstreamClient) {
+    this.files = new WaterButler(http);
+  }
 
   /** One entity; `resourceId` names it in a 404. */
   async entity<T extends Entity<unknown>>(url: string, resourceId?: string): Promise<T> {

@@ -1,3 +1,4 @@
+import type { HashAlgorithm } from '../connector';
 import { ConnectorError } from '../connector-error';
 
 /**
@@ -58,6 +59,18 @@ export type OsfUser = Entity<UserAttributes>;
 export type OsfNode = Entity<NodeAttributes>;
 export type OsfFile = Entity<FileAttributes>;
 
+/** The token's user as a session keeps them: who they are, and where their nodes are listed. */
+export interface OsfAccount {
+  id: string;
+  fullName: string;
+  /** the user's nodes (the `nodes` relationship of `users/me/`) */
+  nodesUrl: string;
+}
+
+export function accountOf(user: OsfUser): OsfAccount {
+  return { id: user.id, fullName: user.attributes.full_name, nodesUrl: related(user, 'nodes') };
+}
+
 /** A page of an entity collection, as versions 2.1 and later answer it. */
 export interface CollectionDocument<T> {
   data: T[];
@@ -108,4 +121,28 @@ export function readOnlyReason(node: OsfNode): string | undefined {
 
 export function isFolder(file: OsfFile): boolean {
   return file.attributes.kind === 'folder';
+}
+
+/**
+ * The checksums OSF (or WaterButler) keeps of a file, those it has: `extra.hashes`, where osfstorage files
+ * have md5 and sha256 and other providers' files none.
+ */
+export function knownHashes(file: {
+  attributes: { extra?: { hashes?: Hashes } };
+}): Partial<Record<HashAlgorithm, string>> {
+  const hashes = file.attributes.extra?.hashes ?? {};
+  return Object.fromEntries(
+    (['md5', 'sha256'] as const).flatMap((algorithm) =>
+      hashes[algorithm] ? [[algorithm, hashes[algorithm]]] : [],
+    ),
+  );
+}
+
+/**
+ * A file's WaterButler URL, where GET downloads it and PUT stores a new version: OSF gives it as the file's
+ * `upload` link. Its `download` link leads to the OSF website instead (osf.io/download/<id>/), an origin that
+ * is not trusted with the token and that sends requests without one to the login page.
+ */
+export function fileUrl(file: OsfFile): string {
+  return link(file, 'upload');
 }

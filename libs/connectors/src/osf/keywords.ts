@@ -1,18 +1,18 @@
 import { ConnectorError } from '../connector-error';
-import type { OsfApi } from './api';
 import { isFolder, requireWritable, OSF_STORAGE, type Entity } from './entities';
 import { locate, nodeOfLocated, type Located } from './locate';
+import type { OsfSession } from './session';
 
 type Tagged = Entity<{ tags?: string[] }>;
 
 /** OSF's tags of a project, component or osfstorage file. */
-export async function keywords({ api }: { api: OsfApi }, id: string): Promise<string[]> {
+export async function keywords({ api }: OsfSession, id: string): Promise<string[]> {
   return taggable(await locate(api, id)).attributes.tags ?? [];
 }
 
 /** Replaces the tags (PATCH the node or the file) and answers them as OSF stored them. */
 export async function setKeywords(
-  { api }: { api: OsfApi },
+  { api }: OsfSession,
   id: string,
   tags: readonly string[],
 ): Promise<string[]> {

@@ -1,21 +1,20 @@
 import { bindSession, type SessionOperations } from '../bound-session';
+import { capabilities } from '../capabilities';
 import type { ConnectorDefinition } from '../connector';
-import { remoteConnector } from '../remote-connector';
 import { Upstream } from '../http';
+import { pathSegmentProblem } from '../name-rules';
+import { remoteConnector } from '../remote-connector';
 import { OsfApi } from './api';
 import { getResource } from './detail';
-import { related, type OsfUser } from './entities';
+import { accountOf, type OsfUser } from './entities';
 import { keywords, setKeywords } from './keywords';
 import { listResources } from './listing';
 import { DEFAULT_API_URL, fileServiceOrigins, validateOptions, type OsfOptions } from './options';
-import type { OsfSessionContext } from './session-context';
+import type { OsfSession } from './session';
 import { walk } from './walking';
-import { WaterButler } from './waterbutler';
 import { createProject, openWriter } from './writing';
-import { pathSegmentProblem } from '../name-rules';
-import { capabilities } from '../capabilities';
 
-const OSF_OPERATIONS: SessionOperations<OsfSessionContext> = {
+const OPERATIONS: SessionOperations<OsfSession> = {
   listResources,
   getResource,
   walk,
@@ -41,6 +40,8 @@ export const osfConnector: ConnectorDefinition<OsfOptions> = {
       context.upstream,
       fileServiceOrigins(options),
     );
+    const perPage = options.per_page ?? context.perPage;
+    const publicProjects = options.public ?? false;
     return remoteConnector({
       upstream,
       statusTimeoutMs: context.statusTimeoutMs,
@@ -51,17 +52,9 @@ export const osfConnector: ConnectorDefinition<OsfOptions> = {
       probePath: '',
       // `users/me/` checks the token (https://developer.osf.io/#operation/users_read): 401 when OSF refuses it
       async open(token) {
-        const http = upstream.as({ authorization: `Bearer ${token}` });
-        const api = new OsfApi(http);
-        const user = await api.entity<OsfUser>('users/me/');
-        const sessionContext: OsfSessionContext = {
-          api,
-          files: new WaterButler(http),
-          user: { id: user.id, fullName: user.attributes.full_name, nodesUrl: related(user, 'nodes') },
-          perPage: options.per_page ?? context.perPage,
-          publicProjects: options.public ?? false,
-        };
-        return bindSession(sessionContext.user.fullName, sessionContext, OSF_OPERATIONS);
+        const api = new OsfApi(upstream.as({ authorization: `Bearer ${token}` }));
+        const account = accountOf(await api.entity<OsfUser>('users/me/'));
+        return bindSession(account.fullName, { api, account, perPage, publicProjects }, OPERATIONS);
       },
     });
   },

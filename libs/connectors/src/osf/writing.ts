@@ -10,7 +10,9 @@ import { ConnectorError } from '../connector-error';
 import { incomingDigest } from '../incoming-digest';
 import type { OsfApi } from './api';
 import {
+  fileUrl,
   isFolder,
+  knownHashes,
   link,
   related,
   requireWritable,
@@ -20,8 +22,8 @@ import {
 } from './entities';
 import { locate, nodeOf, storagesOf } from './locate';
 import { titleSegment } from '../upstream-values';
-import { fileUrl, knownHashes, nodeSummary } from './resources';
-import type { OsfSessionContext } from './session-context';
+import { nodeSummary } from './detail';
+import type { OsfSession } from './session';
 import type { StoredFile } from './waterbutler';
 import { checkPathNames, pathSegmentProblem } from '../name-rules';
 
@@ -35,19 +37,21 @@ interface Destination {
   path: string;
 }
 
-/** Makes a private (unless `public`) project, numbering a title the user already has at the top level. */
-export async function createProject(context: OsfSessionContext, title: string): Promise<ResourceSummary> {
+/** Makes a private (unless `publicProjects`) project, numbering a title the user already has at the top level. */
+export async function createProject(
+  { api, account, publicProjects }: OsfSession,
+  title: string,
+): Promise<ResourceSummary> {
   const taken = new Set<string>();
   // OSF's title filter matches substrings: every title this one could clash with is among its answers
   const query = { 'filter[parent]': 'null', 'filter[title]': title };
-  for await (const node of context.api.all<OsfNode>(context.user.nodesUrl, query))
-    taken.add(node.attributes.title);
+  for await (const node of api.all<OsfNode>(account.nodesUrl, query)) taken.add(node.attributes.title);
   let candidate = title;
   for (let n = 2; taken.has(candidate); n++) candidate = `${title} (${n})`;
-  const node = await context.api.create<OsfNode>('nodes/', 'nodes', {
+  const node = await api.create<OsfNode>('nodes/', 'nodes', {
     title: candidate,
     category: 'project',
-    public: context.publicProjects,
+    public: publicProjects,
   });
   return nodeSummary(node, null);
 }
@@ -60,18 +64,18 @@ export async function createProject(context: OsfSessionContext, title: string): 
  * (OSF keeps each file's earlier versions).
  */
 export async function openWriter(
-  context: OsfSessionContext,
+  { api }: OsfSession,
   containerId: string,
   options: WriterOptions,
 ): Promise<ResourceWriter> {
-  const root = await destinationOf(context.api, containerId);
+  const root = await destinationOf(api, containerId);
   const folders = new Map<string, Promise<Destination>>([['', Promise.resolve(root)]]);
   const folderAt = (segments: readonly string[]): Promise<Destination> => {
     const key = segments.join('/');
     let folder = folders.get(key);
     if (!folder) {
       const making = folderAt(segments.slice(0, -1)).then((parent) =>
-        ensureFolder(context, parent, segments[segments.length - 1]),
+        ensureFolder(api, parent, segments[segments.length - 1]),
       );
       making.catch(() => folders.get(key) === making && folders.delete(key));
       folder = making;
@@ -83,11 +87,11 @@ export async function openWriter(
     putFile: async (path, file, duplicate) => {
       checkNames(path);
       const folder = await folderAt(path.slice(0, -1));
-      return putFile(context, folder, path[path.length - 1], file, duplicate);
+      return putFile(api, folder, path[path.length - 1], file, duplicate);
     },
     restage: () => undefined,
     commit: async () => undefined,
-    ...(options.newProject ? { abandon: () => context.api.remove(`nodes/${containerId}/`) } : {}),
+    ...(options.newProject ? { abandon: () => api.remove(`nodes/${containerId}/`) } : {}),
   };
 }
 
@@ -150,16 +154,12 @@ async function findEntry(api: OsfApi, folder: Destination, name: string, kind: '
 }
 
 /** The subfolder with this name, made when missing (WaterButler answers 409 when it exists already). */
-async function ensureFolder(
-  context: OsfSessionContext,
-  parent: Destination,
-  name: string,
-): Promise<Destination> {
+async function ensureFolder(api: OsfApi, parent: Destination, name: string): Promise<Destination> {
   const path = `${parent.path}/${name}`;
-  const existing = await findEntry(context.api, parent, name, 'folder');
+  const existing = await findEntry(api, parent, name, 'folder');
   if (existing) return destination(existing, path);
-  await context.files.makeFolder(parent.newFolderUrl, name);
-  const made = await findEntry(context.api, parent, name, 'folder');
+  await api.files.makeFolder(parent.newFolderUrl, name);
+  const made = await findEntry(api, parent, name, 'folder');
   if (!made) throw new ConnectorError(502, `OSF does not list the folder '${name}' it made.`);
   return destination(made, path);
 }
@@ -170,26 +170,26 @@ async function ensureFolder(
  * from what OSF's checksums say it holds (`update`).
  */
 async function putFile(
-  context: OsfSessionContext,
+  api: OsfApi,
   folder: Destination,
   name: string,
   file: IncomingFile,
   duplicate: DuplicateAction,
 ): Promise<PutFileResult> {
   const path = `${folder.path}/${name}`;
-  const existing = await findEntry(context.api, folder, name, 'file');
+  const existing = await findEntry(api, folder, name, 'file');
   if (!existing) {
-    const stored = await context.files.upload(folder.uploadUrl, { kind: 'file', name }, file);
+    const stored = await api.files.upload(folder.uploadUrl, { kind: 'file', name }, file);
     return {
       outcome: 'created',
-      id: await storedId(context, folder, stored),
+      id: await storedId(api, folder, stored),
       path,
       hashes: knownHashes(stored),
     };
   }
   if (duplicate === 'ignore' || (await holdsSameContent(existing, file)))
     return { outcome: 'ignored', id: existing.id, path, hashes: knownHashes(existing) };
-  const stored = await context.files.upload(fileUrl(existing), { kind: 'file' }, file);
+  const stored = await api.files.upload(fileUrl(existing), { kind: 'file' }, file);
   return { outcome: 'updated', id: existing.id, path, hashes: knownHashes(stored) };
 }
 
@@ -197,13 +197,9 @@ async function putFile(
  * The OSF id of a file WaterButler just made: in osfstorage, WaterButler's path of a file is `/<its OSF id>`;
  * other providers' paths are their own, and OSF names the file when it lists it.
  */
-async function storedId(
-  context: OsfSessionContext,
-  folder: Destination,
-  stored: StoredFile,
-): Promise<string> {
+async function storedId(api: OsfApi, folder: Destination, stored: StoredFile): Promise<string> {
   if (stored.attributes.provider === OSF_STORAGE) return stored.attributes.path.replace(/^\//, '');
-  const listed = await findEntry(context.api, folder, stored.attributes.name, 'file');
+  const listed = await findEntry(api, folder, stored.attributes.name, 'file');
   if (!listed)
     throw new ConnectorError(502, `OSF does not list the file '${stored.attributes.name}' it stored.`);
   return listed.id;
