@@ -1,7 +1,6 @@
 import type { ResourceDetail, ResourceSummary } from '../connector';
 import { ConnectorError } from '../connector-error';
 import { isoDate } from '../upstream-values';
-import type { ZenodoApi } from './api';
 import {
   byFilename,
   depositionKind,
@@ -12,7 +11,8 @@ import {
   type DepositionMetadata,
 } from './entities';
 import { fileResourceId, parseId } from './ids';
-import { notTheUsers, readDeposition, readFile } from './records';
+import { notTheUsers, readDeposition, readFile } from './published';
+import type { ZenodoSession } from './session';
 
 /**
  * The fields of a deposition's metadata that Zenodo documents (https://developers.zenodo.org/#representation,
@@ -64,6 +64,16 @@ const DOCUMENTED_METADATA = [
   'dates',
   'method',
 ] as const;
+
+export function depositionSummary(deposition: Deposition): ResourceSummary {
+  return {
+    kind: 'container',
+    kindName: depositionKind(deposition),
+    id: String(deposition.id),
+    container: null,
+    title: depositionTitle(deposition),
+  };
+}
 
 export function fileSummary(deposition: Deposition, file: DepositionFile): ResourceSummary {
   return {
@@ -119,7 +129,7 @@ function fileDetail(deposition: Deposition, file: DepositionFile): ResourceDetai
   };
 }
 
-export async function getResource({ api }: { api: ZenodoApi }, id: string): Promise<ResourceDetail> {
+export async function getResource({ api }: ZenodoSession, id: string): Promise<ResourceDetail> {
   const parsed = parseId(id);
   if (!parsed) throw ConnectorError.unknownResource(id);
   if (parsed.kind === 'deposition') return depositionDetail(await readDeposition(api, parsed.deposition, id));

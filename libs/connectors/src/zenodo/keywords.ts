@@ -1,7 +1,7 @@
 import { ConnectorError } from '../connector-error';
-import type { ZenodoApi } from './api';
 import { parseId } from './ids';
-import { ownDeposition, readDeposition } from './records';
+import { ownDeposition, readDeposition } from './published';
+import type { ZenodoSession } from './session';
 
 /** The deposition an id names; files have no keywords of their own at Zenodo. */
 function depositionIdOf(id: string): string {
@@ -17,7 +17,7 @@ function strings(value: unknown): string[] {
 }
 
 /** A deposition's `metadata.keywords` (https://developers.zenodo.org/#representation), or a published record's. */
-export async function keywords({ api }: { api: ZenodoApi }, id: string): Promise<string[]> {
+export async function keywords({ api }: ZenodoSession, id: string): Promise<string[]> {
   return strings((await readDeposition(api, depositionIdOf(id), id)).deposition.metadata?.keywords);
 }
 
@@ -27,7 +27,7 @@ export async function keywords({ api }: { api: ZenodoApi }, id: string): Promise
  * only after the `edit` action, which this service does not take on itself.
  */
 export async function setKeywords(
-  { api }: { api: ZenodoApi },
+  { api }: ZenodoSession,
   id: string,
   keywords: readonly string[],
 ): Promise<string[]> {

@@ -1,21 +1,11 @@
-import type { CollectionPage, CollectionQuery, ResourceSummary, SearchFilter } from '../connector';
+import type { CollectionPage, CollectionQuery, SearchFilter } from '../connector';
 import { ConnectorError, foundOrNull } from '../connector-error';
 import { lookaheadPage } from '../lookahead-page';
 import type { ZenodoApi } from './api';
-import { depositionKind, depositionTitle, type Deposition } from './entities';
+import { depositionSummary } from './detail';
 import { parseId } from './ids';
-import { readDeposition } from './records';
-import type { ZenodoSessionContext } from './session-context';
-
-export function depositionSummary(deposition: Deposition): ResourceSummary {
-  return {
-    kind: 'container',
-    kindName: depositionKind(deposition),
-    id: String(deposition.id),
-    container: null,
-    title: depositionTitle(deposition),
-  };
-}
+import { readDeposition } from './published';
+import type { ZenodoSession } from './session';
 
 /** A value as one phrase of Elasticsearch's query-string syntax, whatever characters it holds. */
 export function phrase(value: string): string {
@@ -54,10 +44,9 @@ async function depositionById(
 }
 
 export async function listResources(
-  context: ZenodoSessionContext,
+  { api, perPage }: ZenodoSession,
   query: CollectionQuery,
 ): Promise<CollectionPage> {
-  const { api, perPage } = context;
   const search = query.search;
   if (search?.filter === 'id') return depositionById(api, search.value.trim(), perPage, query.page);
   const q = search ? searchQuery(search.filter, search.value) : undefined;

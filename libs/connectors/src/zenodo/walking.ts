@@ -4,7 +4,8 @@ import type { ZenodoApi } from './api';
 import { titleSegment } from '../upstream-values';
 import { byFilename, depositionTitle, md5Of, type DepositionFile } from './entities';
 import { parseId } from './ids';
-import { readDeposition, readFile } from './records';
+import { readDeposition, readFile } from './published';
+import type { ZenodoSession } from './session';
 
 function remoteFile(api: ZenodoApi, path: string, file: DepositionFile): RemoteFile {
   return {
@@ -25,10 +26,7 @@ function remoteFile(api: ZenodoApi, path: string, file: DepositionFile): RemoteF
 }
 
 /** A deposition (a folder) and then its files by name, or a single file; Zenodo keeps no folders below. */
-export async function* walk(
-  { api }: { api: ZenodoApi },
-  id: string,
-): AsyncGenerator<RemoteFolder | RemoteFile> {
+export async function* walk({ api }: ZenodoSession, id: string): AsyncGenerator<RemoteFolder | RemoteFile> {
   const parsed = parseId(id);
   if (!parsed) throw ConnectorError.unknownResource(id);
   if (parsed.kind === 'file') {

@@ -14,10 +14,11 @@ import { flatFileName } from '../zipped-folders';
 import type { ZenodoApi } from './api';
 import { depositionTitle, md5Of, userName, type Deposition, type DepositionFile } from './entities';
 import { fileResourceId, parseId } from './ids';
-import { depositionSummary, phrase } from './listing';
+import { depositionSummary } from './detail';
+import { phrase } from './listing';
 import { MAX_PAGE_SIZE } from './options';
-import { ownDeposition } from './records';
-import type { ZenodoSessionContext } from './session-context';
+import { ownDeposition } from './published';
+import type { ZenodoSession } from './session';
 
 /** Zenodo wants a description before it publishes (https://developers.zenodo.org/#representation). */
 const DESCRIPTION = 'Deposited through PresQT.';
@@ -41,20 +42,23 @@ async function numberedTitles(api: ZenodoApi, title: string): Promise<Set<string
 }
 
 /** A new deposition titled `title`, or `title (2)`, `title (3)`, ... when the user has that title already. */
-export async function createProject(context: ZenodoSessionContext, title: string): Promise<ResourceSummary> {
+export async function createProject(
+  { api, uploadType }: ZenodoSession,
+  title: string,
+): Promise<ResourceSummary> {
   const wanted = title.trim();
   if (wanted === '') throw new ConnectorError(400, 'A Zenodo deposition needs a title.');
-  const taken = await numberedTitles(context.api, wanted);
+  const taken = await numberedTitles(api, wanted);
   let unique = wanted;
   for (let n = 2; taken.has(unique); n++) unique = `${wanted} (${n})`;
-  const created = await context.api.create();
+  const created = await api.create();
   const metadata = {
     title: unique,
-    upload_type: context.uploadType,
+    upload_type: uploadType,
     description: DESCRIPTION,
     creators: [{ name: userName(created.owner) }],
   };
-  return depositionSummary(await context.api.updateMetadata(created.id, metadata, String(created.id)));
+  return depositionSummary(await api.updateMetadata(created.id, metadata, String(created.id)));
 }
 
 /** Whether an incoming file holds what Zenodo has (by md5), read once for it. */
@@ -70,10 +74,12 @@ class DepositionWriter implements ResourceWriter {
   private readonly created = new CreatedFiles<string>();
 
   constructor(
-    private readonly context: ZenodoSessionContext,
+    private readonly api: ZenodoApi,
     private readonly deposition: Deposition,
     private readonly bucket: string,
     private readonly options: WriterOptions,
+    /** publish a deposition made for the job once its files are in */
+    private readonly publish: boolean,
   ) {
     this.files = new Map((deposition.files ?? []).map((file) => [file.filename, file]));
     this.folder = titleSegment(depositionTitle(deposition));
@@ -89,7 +95,7 @@ class DepositionWriter implements ResourceWriter {
     if (existing && (duplicate === 'ignore' || (await sameContent(file, existing))))
       return this.result('ignored', existing, existing.checksum);
     // the bucket API replaces a file of the same name
-    const stored = await this.context.api.putObject(this.bucket, name, file);
+    const stored = await this.api.putObject(this.bucket, name, file);
     const listed = await this.listed(name);
     this.files.set(name, listed);
     if (existing) return this.result('updated', listed, stored.checksum);
@@ -107,19 +113,19 @@ class DepositionWriter implements ResourceWriter {
    */
   async abandon(): Promise<void> {
     const id = this.deposition.id;
-    if (this.options.newProject) await this.context.api.deleteDeposition(id);
-    else await this.created.removeAll((fileId) => this.context.api.deleteFile(id, fileId));
+    if (this.options.newProject) await this.api.deleteDeposition(id);
+    else await this.created.removeAll((fileId) => this.api.deleteFile(id, fileId));
   }
 
   /** Publishes a deposition made for this job, when the target is set to publish. */
   async commit(): Promise<void> {
-    if (this.options.newProject && this.context.publish)
-      await this.context.api.publish(this.deposition.id, String(this.deposition.id));
+    if (this.options.newProject && this.publish)
+      await this.api.publish(this.deposition.id, String(this.deposition.id));
   }
 
   /** The deposition file Zenodo lists under `name`, for its id (the bucket's answer does not carry it). */
   private async listed(name: string): Promise<DepositionFile> {
-    const files = await this.context.api.files(this.deposition.id, String(this.deposition.id));
+    const files = await this.api.files(this.deposition.id, String(this.deposition.id));
     const found = files.find((file) => file.filename === name);
     if (!found) throw new ConnectorError(502, `Zenodo does not list the file '${name}' it was sent.`);
     return found;
@@ -137,7 +143,7 @@ class DepositionWriter implements ResourceWriter {
 }
 
 export async function openWriter(
-  context: ZenodoSessionContext,
+  { api, publish }: ZenodoSession,
   containerId: string,
   options: WriterOptions,
 ): Promise<ResourceWriter> {
@@ -145,7 +151,7 @@ export async function openWriter(
   if (!parsed) throw ConnectorError.unknownResource(containerId);
   if (parsed.kind === 'file')
     throw new ConnectorError(400, `The Resource provided, ${containerId}, is not a container`);
-  const deposition = await ownDeposition(context.api, parsed.deposition, containerId);
+  const deposition = await ownDeposition(api, parsed.deposition, containerId);
   if (deposition.submitted)
     throw new ConnectorError(
       400,
@@ -154,5 +160,5 @@ export async function openWriter(
     );
   const bucket = deposition.links?.bucket;
   if (!bucket) throw new ConnectorError(502, `Zenodo gave no file bucket for deposition ${containerId}.`);
-  return new DepositionWriter(context, deposition, bucket, options);
+  return new DepositionWriter(api, deposition, bucket, options, publish);
 }

@@ -1,8 +1,10 @@
 import { bindSession, type SessionOperations } from '../bound-session';
+import { capabilities } from '../capabilities';
 import type { ConnectorDefinition } from '../connector';
-import { remoteConnector } from '../remote-connector';
 import { forbiddenAsInvalidToken } from '../connector-error';
 import { Upstream } from '../http';
+import { portableNameProblem } from '../name-rules';
+import { remoteConnector } from '../remote-connector';
 import { withZippedFolders } from '../zipped-folders';
 import { ZenodoApi } from './api';
 import { getResource } from './detail';
@@ -16,13 +18,11 @@ import {
   validateOptions,
   type ZenodoOptions,
 } from './options';
-import type { ZenodoSessionContext } from './session-context';
+import type { ZenodoSession } from './session';
 import { walk } from './walking';
 import { createProject, openWriter } from './writing';
-import { portableNameProblem } from '../name-rules';
-import { capabilities } from '../capabilities';
 
-const ZENODO_OPERATIONS: SessionOperations<ZenodoSessionContext> = {
+const OPERATIONS: SessionOperations<ZenodoSession> = {
   listResources,
   getResource,
   walk,
@@ -56,15 +56,15 @@ export const zenodoConnector: ConnectorDefinition<ZenodoOptions> = {
       probePath: 'deposit/depositions',
       /*
        * The cheapest authenticated call, a one-deposition page of the user's depositions
-       * (https://developers.zenodo.org/#list), whose `owner` also names the user. Zenodo refuses a token it
-       * does not know with 401 and one without the deposit scopes with 403: both are a token it will not take.
-       * The token goes in a header, never in the query string: URLs get logged.
+       * (https://developers.zenodo.org/#list), whose `owner` also names the user (Zenodo's API tells only the
+       * owner's number). Zenodo refuses a token it does not know with 401 and one without the deposit scopes
+       * with 403: both are a token it will not take. The token goes in a header, never in the query string:
+       * URLs get logged.
        */
       async open(token) {
         const api = new ZenodoApi(upstream.as({ authorization: `Bearer ${token}` }));
         const [latest] = await forbiddenAsInvalidToken(api.depositions({ page: 1, size: 1 }));
-        const sessionContext = { ...settings, api, username: userName(latest?.owner) };
-        return bindSession(sessionContext.username, sessionContext, ZENODO_OPERATIONS);
+        return bindSession(userName(latest?.owner), { ...settings, api }, OPERATIONS);
       },
     });
     // Zenodo keeps no folders: a resource with folders is kept as one zip of a bag, and unpacked when read

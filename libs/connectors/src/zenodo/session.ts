@@ -1,10 +1,8 @@
 import type { ZenodoApi } from './api';
 
-/** What the parts of a Zenodo session share. */
-export interface ZenodoSessionContext {
+/** What one user's session of Zenodo keeps, which each of its operations is given first. */
+export interface ZenodoSession {
   api: ZenodoApi;
-  /** how the user is named: Zenodo's API tells only the owner's number (a deposition's `owner`) */
-  username: string;
   perPage: number;
   /** publish a deposition made for a job once the job's files are in */
   publish: boolean;
