@@ -2,10 +2,11 @@ import type { ResourceDetail, ResourceSummary } from '../connector';
 import { ConnectorError } from '../connector-error';
 import { byName, isoDate } from '../upstream-values';
 import type { FigshareApi } from './api';
-import { articleKind, md5Of, modifiedDate, type Article, type ArticleFile } from './entities';
+import { articleKind, md5Of, modifiedDate, type Article, type ArticleFile, type Project } from './entities';
 import { articleResourceId, fileResourceId, parseId } from './ids';
 import { projectArticles } from './project-articles';
 import { notTheUsers, readProject } from './published';
+import type { FigshareSession } from './session';
 
 /** Fields shown as a resource's title, id and dates, which `extra` need not repeat. */
 const SHOWN = new Set(['id', 'title', 'created_date', 'modified_date', 'files']);
@@ -22,6 +23,16 @@ function datesOf(entity: {
 
 function extraOf(entity: object): Record<string, unknown> {
   return Object.fromEntries(Object.entries(entity).filter(([field]) => !SHOWN.has(field)));
+}
+
+export function projectSummary(project: Pick<Project, 'id' | 'title'>): ResourceSummary {
+  return {
+    kind: 'container',
+    kindName: 'project',
+    id: String(project.id),
+    container: null,
+    title: project.title,
+  };
 }
 
 /** The summary of a file of `article`, shown in `containerId` (the project for its own article's files). */
@@ -117,7 +128,7 @@ async function fileDetail(
   };
 }
 
-export async function getResource({ api }: { api: FigshareApi }, id: string): Promise<ResourceDetail> {
+export async function getResource({ api }: FigshareSession, id: string): Promise<ResourceDetail> {
   const parsed = parseId(id);
   if (!parsed) throw ConnectorError.unknownResource(id);
   switch (parsed.kind) {

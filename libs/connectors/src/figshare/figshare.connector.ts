@@ -16,13 +16,13 @@ import {
   validateOptions,
   type FigshareOptions,
 } from './options';
-import type { FigshareSessionContext } from './session-context';
+import type { FigshareSession } from './session';
 import { walk } from './walking';
 import { createProject, openWriter } from './writing';
 import { portableNameProblem } from '../name-rules';
 import { capabilities } from '../capabilities';
 
-const FIGSHARE_OPERATIONS: SessionOperations<FigshareSessionContext> = {
+const OPERATIONS: SessionOperations<FigshareSession> = {
   listResources,
   getResource,
   walk,
@@ -60,8 +60,7 @@ export const figshareConnector: ConnectorDefinition<FigshareOptions> = {
       async open(token) {
         const api = new FigshareApi(upstream.as({ authorization: `token ${token}` }));
         const account = await forbiddenAsInvalidToken(api.account());
-        const sessionContext = { api, username: userName(account), perPage };
-        return bindSession(sessionContext.username, sessionContext, FIGSHARE_OPERATIONS);
+        return bindSession(userName(account), { api, perPage }, OPERATIONS);
       },
     });
     // FigShare keeps no folders: a resource with folders is kept as one zip of a bag, and unpacked when read

@@ -1,9 +1,9 @@
 import { ConnectorError } from '../connector-error';
-import type { FigshareApi } from './api';
 import type { Article } from './entities';
 import { parseId } from './ids';
 import { ownArticle, projectArticles } from './project-articles';
 import { ownProject, readProject } from './published';
+import type { FigshareSession } from './session';
 
 /** FigShare keeps keywords as the `tags` of articles; a project's are those of its own article. */
 function tagsOf(article: Article): string[] {
@@ -19,7 +19,7 @@ function articleIdOf(id: string): { project: string; article?: string } {
 }
 
 /** The tags of an article, or of a project's own article (none when it has no article of its own yet). */
-export async function keywords({ api }: { api: FigshareApi }, id: string): Promise<string[]> {
+export async function keywords({ api }: FigshareSession, id: string): Promise<string[]> {
   const { project: projectId, article } = articleIdOf(id);
   const { project, reader } = await readProject(api, projectId, id);
   if (article !== undefined) return tagsOf(await reader.article(projectId, article, id));
@@ -33,7 +33,7 @@ export async function keywords({ api }: { api: FigshareApi }, id: string): Promi
  * as FigShare stored them (https://docs.figshare.com/#private_article_update answers without the article).
  */
 export async function setKeywords(
-  { api }: { api: FigshareApi },
+  { api }: FigshareSession,
   id: string,
   tags: readonly string[],
 ): Promise<string[]> {

@@ -1,21 +1,11 @@
-import type { CollectionPage, CollectionQuery, ResourceSummary, SearchFilter } from '../connector';
+import type { CollectionPage, CollectionQuery, SearchFilter } from '../connector';
 import { ConnectorError, foundOrNull } from '../connector-error';
 import { lookaheadPage } from '../lookahead-page';
 import type { FigshareApi } from './api';
-import type { Project } from './entities';
+import { projectSummary } from './detail';
 import { parseId } from './ids';
 import { readProject } from './published';
-import type { FigshareSessionContext } from './session-context';
-
-export function projectSummary(project: Pick<Project, 'id' | 'title'>): ResourceSummary {
-  return {
-    kind: 'container',
-    kindName: 'project',
-    id: String(project.id),
-    container: null,
-    title: project.title,
-  };
-}
+import type { FigshareSession } from './session';
 
 /** A value as one phrase of FigShare's search syntax, whatever characters it holds. */
 function phrase(value: string): string {
@@ -52,10 +42,9 @@ async function projectById(
 
 /** The user's projects, most recently changed first, or those a search finds. */
 export async function listResources(
-  context: FigshareSessionContext,
+  { api, perPage }: FigshareSession,
   query: CollectionQuery,
 ): Promise<CollectionPage> {
-  const { api, perPage } = context;
   const search = query.search;
   if (search?.filter === 'id') return projectById(api, search.value.trim(), perPage, query.page);
   const terms = search ? searchFor(search.filter, search.value) : null;

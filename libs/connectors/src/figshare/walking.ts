@@ -6,6 +6,7 @@ import { md5Of, type Article, type ArticleFile } from './entities';
 import { parseId } from './ids';
 import { projectArticles } from './project-articles';
 import { readProject, type ProjectReader } from './published';
+import type { FigshareSession } from './session';
 
 function remoteFile(api: FigshareApi, path: string, file: ArticleFile): RemoteFile {
   return {
@@ -57,10 +58,7 @@ async function* projectEntries(
 }
 
 /** A project, an article (a folder of files) or a single file; FigShare keeps no folders below an article. */
-export async function* walk(
-  { api }: { api: FigshareApi },
-  id: string,
-): AsyncGenerator<RemoteFolder | RemoteFile> {
+export async function* walk({ api }: FigshareSession, id: string): AsyncGenerator<RemoteFolder | RemoteFile> {
   const parsed = parseId(id);
   if (!parsed) throw ConnectorError.unknownResource(id);
   switch (parsed.kind) {

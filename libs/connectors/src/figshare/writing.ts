@@ -14,12 +14,12 @@ import { flatFileName } from '../zipped-folders';
 import type { FigshareApi } from './api';
 import { md5Of, type Article, type ArticleFile, type Project } from './entities';
 import { fileResourceId, parseId } from './ids';
-import { projectSummary } from './listing';
+import { projectSummary } from './detail';
 import { MAX_PAGE_SIZE } from './options';
 import { ownProject } from './published';
 import { ownArticle } from './project-articles';
 import { uploadFile } from './multipart-upload';
-import type { FigshareSessionContext } from './session-context';
+import type { FigshareSession } from './session';
 
 /** What the service writes as the description of the projects it makes. */
 const DESCRIPTION = 'Deposited through PresQT.';
@@ -35,16 +35,13 @@ async function projectTitles(api: FigshareApi): Promise<Set<string>> {
 }
 
 /** A new project titled `title`, or `title (2)`, `title (3)`, ... when the user has that title already. */
-export async function createProject(
-  context: FigshareSessionContext,
-  title: string,
-): Promise<ResourceSummary> {
+export async function createProject({ api }: FigshareSession, title: string): Promise<ResourceSummary> {
   const wanted = title.trim();
   if (wanted === '') throw new ConnectorError(400, 'A FigShare project needs a title.');
-  const taken = await projectTitles(context.api);
+  const taken = await projectTitles(api);
   let unique = wanted;
   for (let n = 2; taken.has(unique); n++) unique = `${wanted} (${n})`;
-  const id = await context.api.createProject(unique, DESCRIPTION);
+  const id = await api.createProject(unique, DESCRIPTION);
   return projectSummary({ id, title: unique });
 }
 
@@ -143,12 +140,12 @@ async function destination(
 }
 
 export async function openWriter(
-  context: FigshareSessionContext,
+  { api }: FigshareSession,
   containerId: string,
   options: WriterOptions,
 ): Promise<ResourceWriter> {
-  const { project, article, folder } = await destination(context.api, containerId);
+  const { project, article, folder } = await destination(api, containerId);
   const projectId = String(project.id);
-  const files = await context.api.files(projectId, article.id, containerId);
-  return new ArticleWriter(context.api, projectId, article, files, folder, options.newProject);
+  const files = await api.files(projectId, article.id, containerId);
+  return new ArticleWriter(api, projectId, article, files, folder, options.newProject);
 }
