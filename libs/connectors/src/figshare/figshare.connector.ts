@@ -1,14 +1,11 @@
-import { bindSession, type SessionOperations } from '../bound-session';
+import { bindSession } from '../bound-session';
 import type { ConnectorDefinition } from '../connector';
 import { remoteConnector } from '../remote-connector';
 import { forbiddenAsInvalidToken } from '../connector-error';
 import { Upstream } from '../http';
 import { withZippedFolders } from '../zipped-folders';
 import { FigshareApi } from './api';
-import { getResource } from './detail';
 import { userName } from './entities';
-import { keywords, setKeywords } from './keywords';
-import { listResources } from './listing';
 import {
   DEFAULT_API_URL,
   DEFAULT_FILES_URL,
@@ -16,21 +13,10 @@ import {
   validateOptions,
   type FigshareOptions,
 } from './options';
+import * as operations from './operations';
 import type { FigshareSession } from './session';
-import { walk } from './walking';
-import { createProject, openWriter } from './writing';
 import { portableNameProblem } from '../name-rules';
 import { capabilities } from '../capabilities';
-
-const OPERATIONS: SessionOperations<FigshareSession> = {
-  listResources,
-  getResource,
-  walk,
-  createProject,
-  openWriter,
-  keywords,
-  setKeywords,
-};
 
 export const figshareConnector: ConnectorDefinition<FigshareOptions> = {
   name: 'figshare',
@@ -60,7 +46,7 @@ export const figshareConnector: ConnectorDefinition<FigshareOptions> = {
       async open(token) {
         const api = new FigshareApi(upstream.as({ authorization: `token ${token}` }));
         const account = await forbiddenAsInvalidToken(api.account());
-        return bindSession(userName(account), { api, perPage }, OPERATIONS);
+        return bindSession<FigshareSession>(userName(account), { api, perPage }, operations);
       },
     });
     // FigShare keeps no folders: a resource with folders is kept as one zip of a bag, and unpacked when read

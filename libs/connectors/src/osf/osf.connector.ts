@@ -1,28 +1,14 @@
-import { bindSession, type SessionOperations } from '../bound-session';
+import { bindSession } from '../bound-session';
 import { capabilities } from '../capabilities';
 import type { ConnectorDefinition } from '../connector';
 import { Upstream } from '../http';
 import { pathSegmentProblem } from '../name-rules';
 import { remoteConnector } from '../remote-connector';
 import { OsfApi } from './api';
-import { getResource } from './detail';
 import { accountOf, type OsfUser } from './entities';
-import { keywords, setKeywords } from './keywords';
-import { listResources } from './listing';
 import { DEFAULT_API_URL, fileServiceOrigins, validateOptions, type OsfOptions } from './options';
+import * as operations from './operations';
 import type { OsfSession } from './session';
-import { walk } from './walking';
-import { createProject, openWriter } from './writing';
-
-const OPERATIONS: SessionOperations<OsfSession> = {
-  listResources,
-  getResource,
-  walk,
-  createProject,
-  openWriter,
-  keywords,
-  setKeywords,
-};
 
 export const osfConnector: ConnectorDefinition<OsfOptions> = {
   name: 'osf',
@@ -54,7 +40,11 @@ export const osfConnector: ConnectorDefinition<OsfOptions> = {
       async open(token) {
         const api = new OsfApi(upstream.as({ authorization: `Bearer ${token}` }));
         const account = accountOf(await api.entity<OsfUser>('users/me/'));
-        return bindSession(account.fullName, { api, account, perPage, publicProjects }, OPERATIONS);
+        return bindSession<OsfSession>(
+          account.fullName,
+          { api, account, perPage, publicProjects },
+          operations,
+        );
       },
     });
   },

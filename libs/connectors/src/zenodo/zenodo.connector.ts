@@ -1,4 +1,4 @@
-import { bindSession, type SessionOperations } from '../bound-session';
+import { bindSession } from '../bound-session';
 import { capabilities } from '../capabilities';
 import type { ConnectorDefinition } from '../connector';
 import { forbiddenAsInvalidToken } from '../connector-error';
@@ -7,10 +7,7 @@ import { portableNameProblem } from '../name-rules';
 import { remoteConnector } from '../remote-connector';
 import { withZippedFolders } from '../zipped-folders';
 import { ZenodoApi } from './api';
-import { getResource } from './detail';
 import { userName } from './entities';
-import { keywords, setKeywords } from './keywords';
-import { listResources } from './listing';
 import {
   DEFAULT_API_URL,
   DEFAULT_UPLOAD_TYPE,
@@ -18,19 +15,8 @@ import {
   validateOptions,
   type ZenodoOptions,
 } from './options';
+import * as operations from './operations';
 import type { ZenodoSession } from './session';
-import { walk } from './walking';
-import { createProject, openWriter } from './writing';
-
-const OPERATIONS: SessionOperations<ZenodoSession> = {
-  listResources,
-  getResource,
-  walk,
-  createProject,
-  openWriter,
-  keywords,
-  setKeywords,
-};
 
 export const zenodoConnector: ConnectorDefinition<ZenodoOptions> = {
   name: 'zenodo',
@@ -64,7 +50,7 @@ export const zenodoConnector: ConnectorDefinition<ZenodoOptions> = {
       async open(token) {
         const api = new ZenodoApi(upstream.as({ authorization: `Bearer ${token}` }));
         const [latest] = await forbiddenAsInvalidToken(api.depositions({ page: 1, size: 1 }));
-        return bindSession(userName(latest?.owner), { ...settings, api }, OPERATIONS);
+        return bindSession<ZenodoSession>(userName(latest?.owner), { ...settings, api }, operations);
       },
     });
     // Zenodo keeps no folders: a resource with folders is kept as one zip of a bag, and unpacked when read
