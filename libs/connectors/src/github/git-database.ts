@@ -5,13 +5,8 @@ import { ConnectorError } from '../connector-error';
 import { mayBeLfsPointer, parseLfsPointer, readPointerCandidate, type LfsPointer } from '../git-lfs';
 import { linkRelations } from '../http';
 import { base64JsonBody } from './base64-body';
-import {
-  errorSummary,
-  expandTemplate,
-  type GitHubApi,
-  type GitHubError,
-  type GitHubRepository,
-} from './github-api';
+import { errorSummary, expandTemplate, type GitHubApi } from './api';
+import type { GitHubError, GitHubRepository } from './entities';
 
 /** An entry of a git tree as GitHub lists it (https://docs.github.com/en/rest/git/trees#get-a-tree). */
 interface RawTreeEntry {
@@ -100,6 +95,17 @@ function treeEntry(raw: RawTreeEntry, repositoryName: string): TreeEntry {
   if (raw.type !== 'blob' || raw.mode === SYMLINK_MODE) return { kind: 'other', name };
   if (url === undefined || size === undefined) throw incomplete();
   return { kind: 'file', name, sha, url, size, mode: raw.mode };
+}
+
+const byName = (a: TreeEntry, b: TreeEntry) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/** The folders and the files of a tree, each by name; submodules and links left out. */
+export function sortedEntries(entries: readonly TreeEntry[]): { folders: FolderEntry[]; files: FileEntry[] } {
+  const sorted = [...entries].sort(byName);
+  return {
+    folders: sorted.filter((entry): entry is FolderEntry => entry.kind === 'folder'),
+    files: sorted.filter((entry): entry is FileEntry => entry.kind === 'file'),
+  };
 }
 
 interface CommitItem {

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { ConnectorError } from '../connector-error';
 import type { LfsPointer } from '../git-lfs';
 import { readJson, type UpstreamClient } from '../http';
-import type { GitHubRepository } from './github-api';
+import type { GitHubRepository } from './entities';
 
 /** https://github.com/git-lfs/git-lfs/blob/main/docs/api/batch.md#requests (GitHub answers 406 without it) */
 const LFS_MEDIA_TYPE = 'application/vnd.git-lfs+json';

@@ -1,10 +1,12 @@
 import type { CollectionPage, CollectionQuery, ResourceSummary, SearchFilter } from '../connector';
 import { ConnectorError } from '../connector-error';
 import { mapLimited } from '../map-limited';
-import type { GitHubApi, GitHubRepository, ListedRepositories } from './github-api';
+import type { GitHubApi, ListedRepositories } from './api';
+import { repositorySummary } from './detail';
+import type { GitHubRepository } from './entities';
 import { parseResourceId } from './ids';
 import { topicOf, withoutAccents } from './names';
-import { repositorySummary } from './resources';
+import type { GitHubSession } from './session';
 
 /** The user's listing is read 100 repositories a page when searched, four pages at a time. */
 const SCANNED_PAGE_SIZE = 100;
@@ -17,9 +19,8 @@ const LISTING = 'user/repos';
 
 /** One page of the user's repositories, or of those a search filter finds, newest first. */
 export async function listResources(
-  api: GitHubApi,
+  { api, perPage }: GitHubSession,
   query: CollectionQuery,
-  perPage: number,
 ): Promise<CollectionPage> {
   const search = query.search;
   if (search && search.filter !== 'author' && search.filter !== 'id') {

@@ -1,8 +1,8 @@
 import type { RemoteFile, RemoteFolder } from '../connector';
 import { mapLimited } from '../map-limited';
-import { gitFileChecksums, type FileEntry, type GitDatabase } from './git-database';
-import type { GitHubApi } from './github-api';
-import { locate, sortedEntries } from './resources';
+import { gitFileChecksums, sortedEntries, type FileEntry, type GitDatabase } from './git-database';
+import { locate } from './locate';
+import type { GitHubSession } from './session';
 
 /** How many blobs of an LFS pointer's size a walk reads at once, to tell pointers from content. */
 const RESOLVE_CONCURRENCY = 8;
@@ -11,7 +11,7 @@ const RESOLVE_CONCURRENCY = 8;
  * Everything below a resource, depth first: one tree fetched per folder (following each subtree's `url`), so
  * only one listing per level is held; each folder's files come before its subfolders.
  */
-export async function* walk(api: GitHubApi, id: string): AsyncGenerator<RemoteFolder | RemoteFile> {
+export async function* walk({ api }: GitHubSession, id: string): AsyncGenerator<RemoteFolder | RemoteFile> {
   const { database, path, entry, treeUrl } = await locate(api, id);
   if (entry?.kind === 'file') yield* await remoteFiles(database, [entry], '', path.slice(0, -1).join('/'));
   else yield* walkTree(database, treeUrl, entry?.name ?? database.repository.name, path.join('/'), id);

@@ -6,6 +6,7 @@ import type {
   DuplicateAction,
   IncomingFile,
   PutFileResult,
+  ResourceSummary,
   ResourceWriter,
   WriterOptions,
 } from '../connector';
@@ -20,11 +21,15 @@ import {
   type StagedFile,
   type TreeEntry,
 } from './git-database';
-import type { GitHubApi } from './github-api';
+import { repositorySummary } from './detail';
 import { resourceId } from './ids';
-import { locate } from './resources';
+import { locate } from './locate';
+import { numberedName, repositoryName } from './names';
+import type { GitHubSession } from './session';
 import { checkPathNames, gitNameProblem } from '../name-rules';
 
+/** How many numbered names (`Title-2`, ...) are tried for a title the user already has. */
+const NUMBERED_NAMES = 100;
 /** Files a created tree takes at a time; larger commits chain trees by `base_tree`. */
 const TREE_CHUNK = 500;
 /** Attempts at moving the branch when someone else moves it meanwhile. */
@@ -54,12 +59,27 @@ interface Existing {
   checksums: Record<string, string>;
 }
 
+/** A new repository with a first commit (the git data API needs one), its title numbered when taken. */
+export async function createProject(
+  { api, publicRepositories }: GitHubSession,
+  title: string,
+): Promise<ResourceSummary> {
+  const name = repositoryName(title);
+  for (let n = 1; n <= NUMBERED_NAMES; n++) {
+    const created = await api.createRepository(numberedName(name, n), !publicRepositories);
+    if (created) return repositorySummary(created);
+  }
+  throw new ConnectorError(
+    400,
+    `The user already has repositories named ${name} to ${numberedName(name, NUMBERED_NAMES)}.`,
+  );
+}
+
 /** Starts writing into a repository or folder; ConnectorError 400 for a file. */
 export async function openWriter(
-  api: GitHubApi,
+  { api, retryBaseMs }: GitHubSession,
   containerId: string,
   options: WriterOptions,
-  retryBaseMs: number,
 ): Promise<ResourceWriter> {
   const located = await locate(api, containerId);
   if (located.entry?.kind === 'file')

@@ -1,46 +1,10 @@
 import { GIT_BLOB_SHA1 } from '@app/fixity';
 import type { ResourceDetail, ResourceSummary } from '../connector';
-import { ConnectorError } from '../connector-error';
-import {
-  GitDatabase,
-  type BranchHead,
-  type FileEntry,
-  type FolderEntry,
-  type GitFile,
-  type TreeEntry,
-} from './git-database';
-import type { GitHubApi, GitHubRepository } from './github-api';
-import { parseResourceId, resourceId } from './ids';
-
-/** A resource an id names, found on its repository's default branch. */
-export interface Located {
-  database: GitDatabase;
-  /** names from the repository's root; empty for the repository */
-  path: string[];
-  /** the head of the default branch; null for an empty repository */
-  head: BranchHead | null;
-  /** the folder or file; undefined for the repository */
-  entry?: FolderEntry | FileEntry;
-  /** the tree of the repository (null while it is empty) or of the folder; null for a file */
-  treeUrl: string | null;
-}
-
-/** Finds what an id names, one tree per level of its path; ConnectorError 404 when there is nothing. */
-export async function locate(api: GitHubApi, id: string): Promise<Located> {
-  const address = parseResourceId(id);
-  if (!address) throw ConnectorError.unknownResource(id);
-  const database = new GitDatabase(api, await api.repository(address.repositoryId, id));
-  const head = await database.head(id);
-  const located: Located = { database, path: address.path, head, treeUrl: head?.treeUrl ?? null };
-  for (const name of address.path) {
-    if (located.treeUrl === null) throw ConnectorError.unknownResource(id);
-    const entry = (await database.listing(located.treeUrl, id)).find((candidate) => candidate.name === name);
-    if (!entry || entry.kind === 'other') throw ConnectorError.unknownResource(id);
-    located.entry = entry;
-    located.treeUrl = entry.kind === 'folder' ? entry.url : null;
-  }
-  return located;
-}
+import type { GitHubRepository } from './entities';
+import { sortedEntries, type GitFile, type TreeEntry } from './git-database';
+import { resourceId } from './ids';
+import { locate } from './locate';
+import type { GitHubSession } from './session';
 
 export function repositorySummary(repository: GitHubRepository): ResourceSummary {
   return {
@@ -49,17 +13,6 @@ export function repositorySummary(repository: GitHubRepository): ResourceSummary
     id: resourceId(repository.id),
     container: null,
     title: repository.name,
-  };
-}
-
-const byName = (a: TreeEntry, b: TreeEntry) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-
-/** The folders and the files of a tree, each by name; submodules and links left out. */
-export function sortedEntries(entries: readonly TreeEntry[]): { folders: FolderEntry[]; files: FileEntry[] } {
-  const sorted = [...entries].sort(byName);
-  return {
-    folders: sorted.filter((entry): entry is FolderEntry => entry.kind === 'folder'),
-    files: sorted.filter((entry): entry is FileEntry => entry.kind === 'file'),
   };
 }
 
@@ -110,7 +63,7 @@ function entryExtra(repository: GitHubRepository, path: string[], what: Record<s
 const utc = (date: string) => new Date(date).toISOString();
 
 /** A repository, folder or file with its children (one level) and its dates. */
-export async function resourceDetail(api: GitHubApi, id: string): Promise<ResourceDetail> {
+export async function getResource({ api }: GitHubSession, id: string): Promise<ResourceDetail> {
   const { database, path, entry, treeUrl } = await locate(api, id);
   const repository = database.repository;
   const children = treeUrl ? childSummaries(repository.id, path, await database.listing(treeUrl, id)) : [];

@@ -9,6 +9,7 @@ import {
   type UpstreamClient,
   type UpstreamRequest,
 } from '../http';
+import type { GitHubError, GitHubRepository } from './entities';
 import type { GitHubLfs } from './lfs';
 
 /** The media types of GitHub's REST API (https://docs.github.com/en/rest/using-the-rest-api/getting-started-with-the-rest-api#media-types). */
@@ -29,30 +30,6 @@ export const SECONDARY_RATE_LIMITS: RateLimitRules = {
   unadvisedWaitMs: 60_000,
 };
 
-/** The fields of GitHub's repository objects that the connector reads. */
-export interface GitHubRepository {
-  id: number;
-  name: string;
-  full_name: string;
-  private: boolean;
-  description: string | null;
-  owner: { login: string };
-  html_url: string;
-  /** the repository's own API URL; its git data, refs and topics are documented below it */
-  url: string;
-  default_branch: string;
-  created_at: string;
-  updated_at: string;
-  size?: number;
-  topics?: string[];
-  /** URI templates (RFC 6570) of the repository's API */
-  trees_url: string;
-  blobs_url: string;
-  git_commits_url: string;
-  commits_url: string;
-  contents_url: string;
-}
-
 /** One page of a listing, and how many pages it has (from its `Link` header). */
 export interface ListedRepositories {
   repositories: GitHubRepository[];
@@ -64,11 +41,6 @@ interface Answer<T> {
   data: T;
   headers: IncomingHttpHeaders;
   url: URL;
-}
-
-export interface GitHubError {
-  message?: string;
-  errors?: { field?: string; message?: string; code?: string }[];
 }
 
 /**
