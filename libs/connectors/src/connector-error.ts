@@ -14,6 +14,11 @@ export class ConnectorError extends ServiceError {
     return new ConnectorError(403, 'User does not have access to this resource with the token provided.');
   }
 
+  /** A file where a container was wanted (to write into). */
+  static notAContainer(id: string): ConnectorError {
+    return new ConnectorError(400, `The Resource provided, ${id}, is not a container`);
+  }
+
   static gone(): ConnectorError {
     return new ConnectorError(410, 'The requested resource is no longer available.');
   }

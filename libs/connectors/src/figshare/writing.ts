@@ -129,8 +129,7 @@ async function destination(
 ): Promise<{ project: Project; article: Article; folder: string }> {
   const parsed = parseId(containerId);
   if (!parsed) throw ConnectorError.unknownResource(containerId);
-  if (parsed.kind === 'file')
-    throw new ConnectorError(400, `The Resource provided, ${containerId}, is not a container`);
+  if (parsed.kind === 'file') throw ConnectorError.notAContainer(containerId);
   const project = await ownProject(api, parsed.project, containerId);
   const projectFolder = titleSegment(project.title);
   if (parsed.kind === 'project')

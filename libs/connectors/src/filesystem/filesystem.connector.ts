@@ -173,8 +173,7 @@ class FilesystemSession implements ConnectorSession {
 
   async openWriter(containerId: string, options: WriterOptions): Promise<ResourceWriter> {
     const { relativePath, absolute, stats } = await this.locate(containerId);
-    if (!stats.isDirectory())
-      throw new ConnectorError(400, `The Resource provided, ${containerId}, is not a container`);
+    if (!stats.isDirectory()) throw ConnectorError.notAContainer(containerId);
     return new FilesystemWriter(absolute, relativePath, options.newProject, options.stagingDir);
   }
 

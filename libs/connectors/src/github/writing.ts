@@ -82,8 +82,7 @@ export async function openWriter(
   options: WriterOptions,
 ): Promise<ResourceWriter> {
   const located = await locate(api, containerId);
-  if (located.entry?.kind === 'file')
-    throw new ConnectorError(400, `The Resource provided, ${containerId}, is not a container`);
+  if (located.entry?.kind === 'file') throw ConnectorError.notAContainer(containerId);
   let head = located.head;
   for (let look = 1; head === null && options.newProject && look < NEW_REPOSITORY_LOOKS; look++) {
     await sleep(retryBaseMs * 2 ** look);

@@ -7,7 +7,7 @@ import {
   readPointerCandidate,
   type LfsPointer,
 } from '../git-lfs';
-import type { GitlabApi } from './gitlab-api';
+import type { GitlabApi } from './api';
 
 /**
  * A file as GitLab holds it at a ref, an LFS pointer resolved: its real size and checksums, and what it takes

@@ -1,23 +1,13 @@
 import type { CollectionPage, CollectionQuery, ResourceSummary } from '../connector';
-import type { GitlabApi, GitlabProject, ListedPage } from './gitlab-api';
+import { foundOrNull } from '../connector-error';
+import type { GitlabApi, ListedPage } from './api';
+import { entrySummary, projectSummary } from './detail';
+import { isMarkedForDeletion, type GitlabProject } from './entities';
+import { locate } from './locate';
+import type { GitlabSession } from './session';
 
 /** Newest activity first (https://docs.gitlab.com/api/projects/#list-all-projects). */
 const NEWEST_FIRST = { order_by: 'last_activity_at', sort: 'desc' } as const;
-
-export function projectSummary(project: GitlabProject): ResourceSummary {
-  return {
-    kind: 'container',
-    kindName: 'project',
-    id: String(project.id),
-    container: null,
-    title: project.name,
-  };
-}
-
-/** A project whose deletion is scheduled (delayed deletion) is on its way out: not listed, and 410 by id. */
-export function isMarkedForDeletion(project: GitlabProject): boolean {
-  return Boolean(project.marked_for_deletion_on ?? project.marked_for_deletion_at);
-}
 
 function collectionPage(
   listed: ListedPage<GitlabProject> | null,
@@ -41,15 +31,13 @@ function collectionPage(
  * namespace, `id` finds the one resource.
  */
 export async function listResources(
-  api: GitlabApi,
+  { api, perPage }: GitlabSession,
   query: CollectionQuery,
-  perPage: number,
-  findById: (id: string) => Promise<ResourceSummary | null>,
 ): Promise<CollectionPage> {
   const paging = { ...NEWEST_FIRST, per_page: perPage, page: query.page };
   const search = query.search;
   if (search?.filter === 'id') {
-    const found = query.page === 1 ? await findById(search.value) : null;
+    const found = query.page === 1 ? await findById(api, search.value) : null;
     return { resources: found ? [found] : [], totalPages: 1, perPage };
   }
   if (search?.filter === 'author') {
@@ -65,4 +53,11 @@ export async function listResources(
       : { search: search.value };
   const listed = await api.projectPage('projects', { membership: true, ...paging, ...searched });
   return collectionPage(listed, query.page, perPage);
+}
+
+/** The id filter: the resource with that id, if the user may see it. */
+async function findById(api: GitlabApi, id: string): Promise<ResourceSummary | null> {
+  const located = await foundOrNull(locate(api, id));
+  if (!located) return null;
+  return located.entry ? entrySummary(located.ref.projectId, located.entry) : projectSummary(located.project);
 }

@@ -1,10 +1,12 @@
 import type { RemoteFile, RemoteFolder } from '../connector';
 import { ConnectorError } from '../connector-error';
 import { mapLimited } from '../map-limited';
-import type { GitlabApi, TreeEntry } from './gitlab-api';
+import type { GitlabApi } from './api';
+import type { TreeEntry } from './entities';
 import { heldChecksums, heldFile, openHeld, type HeldFile } from './held-files';
 import { joinPath, nameOf } from './ids';
-import type { Located } from './resources';
+import { locate } from './locate';
+import type { GitlabSession } from './session';
 
 /** How many file metadata requests a walk has in flight at once. */
 const METADATA_CONCURRENCY = 8;
@@ -75,7 +77,8 @@ class Snapshot {
  * subfolders; paths start with the resource's title. Everything is read at the commit the branch points to
  * when the walk starts.
  */
-export async function* walk(api: GitlabApi, located: Located): AsyncGenerator<WalkEntry> {
+export async function* walk({ api }: GitlabSession, id: string): AsyncGenerator<WalkEntry> {
+  const located = await locate(api, id);
   const { ref, project, entry } = located;
   const title = entry ? nameOf(ref.path) : project.name;
   if (project.empty_repo) {

@@ -1,24 +1,65 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DuplicateAction, IncomingFile, PutFileResult, ResourceWriter } from '../connector';
+import type {
+  DuplicateAction,
+  IncomingFile,
+  PutFileResult,
+  ResourceSummary,
+  ResourceWriter,
+  WriterOptions,
+} from '../connector';
 import { ConnectorError } from '../connector-error';
+import type { GitlabApi } from './api';
 import { commitBatches, commitBody, type CommitFile } from './commit-body';
-import type { GitlabApi } from './gitlab-api';
+import { projectSummary } from './detail';
 import { heldChecksums, heldFile, holds, isBlobOf, type HeldFile } from './held-files';
 import { encodeId, joinPath, nameOf, parentOf } from './ids';
-import type { Located } from './resources';
+import { locate, type Located } from './locate';
+import { numberedProjectName } from './project-name';
+import type { GitlabSession } from './session';
 import { stageFile, type StagedBytes } from './staging';
+
+/** How many numbered names `createProject` tries before giving up. */
+const MAX_NAME_ATTEMPTS = 100;
 
 /** A file put and not yet committed: the writer's `staged` value (plain JSON). */
 export type StagedFile = CommitFile & StagedBytes;
 
-export interface WriterSettings {
+interface WriterSettings {
   message: string;
   /** the job's staging directory, surviving a crash of its worker; else the writer makes a temporary one */
   stagingDir?: string;
   /** the file bytes one commit takes at most */
   batchBytes: number;
+}
+
+/** A new project named after the title, numbered while the name is taken. */
+export async function createProject(
+  { api, visibility }: GitlabSession,
+  title: string,
+): Promise<ResourceSummary> {
+  for (let attempt = 1; attempt <= MAX_NAME_ATTEMPTS; attempt++) {
+    const { name, path } = numberedProjectName(title, attempt);
+    const project = await api.createProject({ name, path, visibility, initialize_with_readme: false });
+    if (project) return projectSummary(project);
+  }
+  throw new ConnectorError(400, `Every name tried for a project titled '${title}' is taken at GitLab.`);
+}
+
+/** Starts writing into a project or folder; ConnectorError 400 for a file. */
+export async function openWriter(
+  { api, batchBytes }: GitlabSession,
+  containerId: string,
+  options: WriterOptions,
+): Promise<ResourceWriter> {
+  const container = await locate(api, containerId);
+  if (container.entry?.type === 'blob') throw ConnectorError.notAContainer(containerId);
+  return new GitlabWriter(api, container, {
+    message: options.message,
+    stagingDir: options.stagingDir,
+    batchBytes,
+  });
 }
 
 /** A name git and GitLab take as one path segment; ConnectorError 400 otherwise. */
@@ -48,7 +89,7 @@ function isStagedFile(value: unknown): value is StagedFile {
  * then checks that the blob ids GitLab holds are those of the bytes sent, or of the LFS pointers GitLab
  * commits in their place where the repository's `.gitattributes` sends a path to Git LFS.
  */
-export class GitlabWriter implements ResourceWriter {
+class GitlabWriter implements ResourceWriter {
   private readonly staged = new Map<string, StagedFile>();
   /** staged by an earlier run of the job, whose commit may or may not have happened */
   private readonly restaged = new Set<string>();

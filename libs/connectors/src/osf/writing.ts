@@ -114,7 +114,7 @@ async function destinationOf(api: OsfApi, id: string): Promise<Destination> {
       return destination(located.storage, storagePath(located.node, located.storage.attributes.provider));
     case 'file': {
       const { file } = located;
-      if (!isFolder(file)) throw new ConnectorError(400, `The Resource provided, ${id}, is not a container`);
+      if (!isFolder(file)) throw ConnectorError.notAContainer(id);
       const node = await nodeOf(api, file);
       requireWritable(node);
       const materialized = (file.attributes.materialized_path ?? `/${file.attributes.name}`).replace(

@@ -149,8 +149,7 @@ export async function openWriter(
 ): Promise<ResourceWriter> {
   const parsed = parseId(containerId);
   if (!parsed) throw ConnectorError.unknownResource(containerId);
-  if (parsed.kind === 'file')
-    throw new ConnectorError(400, `The Resource provided, ${containerId}, is not a container`);
+  if (parsed.kind === 'file') throw ConnectorError.notAContainer(containerId);
   const deposition = await ownDeposition(api, parsed.deposition, containerId);
   if (deposition.submitted)
     throw new ConnectorError(

@@ -9,47 +9,7 @@ import {
   type UpstreamRequest,
   type UpstreamResponse,
 } from '../http';
-
-/** The fields of GitLab's project entity the connector reads (https://docs.gitlab.com/api/projects/). */
-export interface GitlabProject {
-  id: number;
-  name: string;
-  path: string;
-  path_with_namespace: string;
-  description: string | null;
-  created_at: string;
-  last_activity_at: string;
-  /** the branch files live on; for an empty repository, the branch its first commit will make (may be null) */
-  default_branch: string | null;
-  empty_repo?: boolean;
-  topics?: string[];
-  web_url: string;
-  visibility?: string;
-  archived?: boolean;
-  marked_for_deletion_on?: string | null;
-  marked_for_deletion_at?: string | null;
-}
-
-/** An entry of a repository tree (https://docs.gitlab.com/api/repositories/#list-repository-tree). */
-export interface TreeEntry {
-  /** the git object id: a blob's is its git blob id */
-  id: string;
-  name: string;
-  /** `commit` is a submodule */
-  type: 'tree' | 'blob' | 'commit';
-  path: string;
-  mode: string;
-}
-
-export interface GitlabCommit {
-  id: string;
-  committed_date: string;
-}
-
-export interface GitlabUser {
-  id: number;
-  username: string;
-}
+import type { GitlabCommit, GitlabProject, GitlabUser, TreeEntry } from './entities';
 
 /** What `HEAD /projects/:id/repository/files/:file_path` tells of a file in its headers. */
 export interface FileMeta {

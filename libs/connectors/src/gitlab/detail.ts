@@ -1,72 +1,19 @@
 import type { ResourceDetail, ResourceSummary } from '../connector';
-import { ConnectorError } from '../connector-error';
-import type { GitlabApi, GitlabProject, TreeEntry } from './gitlab-api';
+import type { GitlabApi } from './api';
+import type { GitlabProject, TreeEntry } from './entities';
 import { heldFile, type HeldFile } from './held-files';
-import { decodeId, encodeId, nameOf, parentOf, type ResourceRef } from './ids';
-import { isMarkedForDeletion } from './listing';
+import { encodeId, parentOf } from './ids';
+import { locate, type Located, type PathEntry } from './locate';
+import type { GitlabSession } from './session';
 
-/**
- * The branch a project's files live on. GitLab names it even for an empty repository (the branch the first
- * commit makes, from the group's or instance's default); only an instance with that setting blank gives
- * none, and then `main`, git's and GitLab's usual default, is the branch the first commit makes.
- */
-export function branchOf(project: GitlabProject): string {
-  return project.default_branch ?? 'main';
-}
-
-/** A tree entry the connector serves: a folder or a file (submodules are another repository's). */
-export type PathEntry = TreeEntry & { type: 'tree' | 'blob' };
-
-/** A resource an id names, found at GitLab. */
-export interface Located {
-  id: string;
-  ref: ResourceRef;
-  project: GitlabProject;
-  branch: string;
-  /** the resource's entry in its folder's tree; absent for the project itself */
-  entry?: PathEntry;
-}
-
-/** The project, refusing one scheduled for deletion (410). */
-export async function loadProject(
-  api: GitlabApi,
-  projectId: string,
-  resourceId: string,
-): Promise<GitlabProject> {
-  const project = await api.project(projectId, resourceId);
-  if (isMarkedForDeletion(project)) throw ConnectorError.gone();
-  return project;
-}
-
-/**
- * The tree entry at `path`, found in its folder's listing: whether a path is a file or a folder is what the
- * entry's `type` says (a file named LICENSE is a file). Null when the folder has no such file or folder.
- */
-async function findEntry(
-  api: GitlabApi,
-  project: GitlabProject,
-  path: string,
-  resourceId: string,
-): Promise<PathEntry | null> {
-  if (project.empty_repo) return null;
-  const name = nameOf(path);
-  for await (const page of api.tree(String(project.id), parentOf(path), branchOf(project), resourceId)) {
-    const entry = page.find((candidate) => candidate.name === name);
-    if (entry) return entry.type === 'commit' ? null : (entry as PathEntry);
-  }
-  return null;
-}
-
-/** The resource an id names; ConnectorError 404 when there is none the user may see. */
-export async function locate(api: GitlabApi, id: string): Promise<Located> {
-  const ref = decodeId(id);
-  if (!ref) throw ConnectorError.unknownResource(id);
-  const project = await loadProject(api, ref.projectId, id);
-  const located: Located = { id, ref, project, branch: branchOf(project) };
-  if (ref.path === '') return located;
-  const entry = await findEntry(api, project, ref.path, id);
-  if (!entry) throw ConnectorError.unknownResource(id);
-  return { ...located, entry };
+export function projectSummary(project: GitlabProject): ResourceSummary {
+  return {
+    kind: 'container',
+    kindName: 'project',
+    id: String(project.id),
+    container: null,
+    title: project.name,
+  };
 }
 
 /** A tree entry as a child of its folder; null for a submodule. */
@@ -134,7 +81,8 @@ function fileExtra(entry: PathEntry, file: HeldFile | null): Record<string, unkn
  * A resource's detail. GitLab keeps no creation date of a file or folder, so both dates of one are those of
  * the last commit that touched it.
  */
-export async function resourceDetail(api: GitlabApi, located: Located): Promise<ResourceDetail> {
+export async function getResource({ api }: GitlabSession, id: string): Promise<ResourceDetail> {
+  const located = await locate(api, id);
   const { entry, ref, project } = located;
   if (!entry) return projectDetail(located, await childrenOf(api, located, ''));
   const place = { projectId: ref.projectId, path: ref.path, ref: located.branch };
