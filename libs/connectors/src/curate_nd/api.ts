@@ -1,7 +1,8 @@
 import type { Readable } from 'node:stream';
 import { ConnectorError } from '../connector-error';
 import { readJson, type UpstreamClient } from '../http';
-import { asRecord, asSearchAnswer, type CurateNdRecord, type SearchAnswer } from './records';
+import { asRecord, asSearchAnswer, type CurateNdRecord, type SearchAnswer } from './entities';
+import { upstreamId } from './ids';
 
 /** Query parameters of `GET items` (Api::QueryBuilder and Blacklight's paging in ndlib/curate_nd). */
 export interface ItemsQuery {
@@ -38,9 +39,14 @@ export class CurateNdApi {
     return asSearchAnswer(await readJson<unknown>(response, this.client.upstream.name));
   }
 
-  /** `GET items/{id}`: a work or a file; 403 and 404 as CurateND answers them (Api::BaseController). */
+  /**
+   * `GET items/{id}`: a work or a file; 403 and 404 as CurateND answers them (Api::BaseController), and 404
+   * without asking for an id that cannot be CurateND's.
+   */
   async record(id: string): Promise<CurateNdRecord> {
-    const { data } = await this.client.json<unknown>({ url: `items/${encodeURIComponent(id)}` }, id);
+    const upstream = upstreamId(id);
+    if (upstream === null) throw ConnectorError.unknownResource(id);
+    const { data } = await this.client.json<unknown>({ url: `items/${encodeURIComponent(upstream)}` }, id);
     return asRecord(data);
   }
 

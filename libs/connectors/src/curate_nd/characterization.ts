@@ -1,4 +1,4 @@
-import { firstText } from './records';
+import { firstText } from './entities';
 
 /**
  * What a file's `characterization` tells: the FITS report CurateND keeps of each file (ShowItemPresenter

@@ -1,17 +1,10 @@
-import type { CollectionPage, CollectionQuery, ResourceSummary } from '../connector';
+import type { CollectionPage, CollectionQuery } from '../connector';
 import { ConnectorError } from '../connector-error';
 import type { CurateNdApi, ItemsQuery } from './api';
-import { idFromItemUrl, upstreamId } from './ids';
-import {
-  fileTitle,
-  firstText,
-  isWork,
-  recordKind,
-  titleOf,
-  type CurateNdRecord,
-  type Pagination,
-  type SearchResult,
-} from './records';
+import { summarizeRecord, summarizeResult } from './detail';
+import { firstText, isWork, type Pagination } from './entities';
+import { upstreamId } from './ids';
+import type { CurateNdSession } from './session';
 
 /** Newest first: Api::QueryBuilder::SORT_OPTIONS maps this to Solr's system_modified_dtsi desc. */
 const NEWEST_FIRST = 'modify_date desc';
@@ -52,27 +45,6 @@ function titlePhrase(value: string): string {
     .trim();
 }
 
-export function summarizeResult(result: SearchResult): ResourceSummary {
-  return { kind: 'container', kindName: 'item', id: result.id, container: null, title: titleOf(result) };
-}
-
-export function summarizeRecord(record: CurateNdRecord): ResourceSummary | null {
-  switch (recordKind(record)) {
-    case 'item':
-      return summarizeResult(record);
-    case 'file':
-      return {
-        kind: 'item',
-        kindName: 'file',
-        id: record.id,
-        container: idFromItemUrl(firstText(record.isPartOf)),
-        title: fileTitle(record),
-      };
-    default:
-      return null;
-  }
-}
-
 /** How many pages the results fill: from the counts, else from the number in the last page's link. */
 function totalPages(pagination: Pagination, perPage: number): number {
   const total = Number(pagination.totalResults);
@@ -104,15 +76,10 @@ function nothingFound(perPage: number): CollectionPage {
   return { resources: [], totalPages: 1, perPage };
 }
 
-/**
- * Page `query.page` of ours is CurateND's page of that number, with `rows` our page size. `knowsTitleFilter`
- * tells whether this CurateND has the title filter.
- */
+/** Page `query.page` of ours is CurateND's page of that number, with `rows` our page size. */
 export async function listResources(
-  api: CurateNdApi,
+  { api, perPage: rows, knowsTitleFilter }: CurateNdSession,
   query: CollectionQuery,
-  rows: number,
-  knowsTitleFilter: () => Promise<boolean>,
 ): Promise<CollectionPage> {
   if (query.search?.filter === 'id') return findById(api, query.search.value, query.page, rows);
   const filter = await itemsQuery(query.search, knowsTitleFilter);

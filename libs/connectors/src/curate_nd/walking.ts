@@ -3,18 +3,16 @@ import { ConnectorError } from '../connector-error';
 import type { CurateNdApi } from './api';
 import { readCharacterization } from './characterization';
 import { byName, safeName, uniqueName } from './names';
-import { containedFiles, fileTitle, recordKind, titleOf, type CurateNdRecord } from './records';
+import { containedFiles, fileTitle, recordKind, titleOf, type CurateNdRecord } from './entities';
+import type { CurateNdSession } from './session';
 
 /**
  * A work, then its files by name (a work holds files and no folders); a file alone. Bytes come from each
  * file's `downloadUrl`; its md5 and size from its characterization, the size otherwise from the download's
  * announced length.
  */
-export async function* walkRecord(
-  api: CurateNdApi,
-  record: CurateNdRecord,
-  requestedId: string,
-): AsyncGenerator<RemoteFolder | RemoteFile> {
+export async function* walk({ api }: CurateNdSession, id: string): AsyncGenerator<RemoteFolder | RemoteFile> {
+  const record = await api.record(id);
   switch (recordKind(record)) {
     case 'file':
       yield await remoteFile(api, record, safeName(fileTitle(record), record.id));
@@ -22,7 +20,7 @@ export async function* walkRecord(
     case 'item':
       break;
     default:
-      throw ConnectorError.unknownResource(requestedId);
+      throw ConnectorError.unknownResource(id);
   }
   const folder = safeName(titleOf(record), record.id);
   yield { kind: 'folder', path: folder };
