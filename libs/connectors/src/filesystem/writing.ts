@@ -4,10 +4,20 @@ import { lstat, mkdir, readdir, rename, rm, rmdir } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { hashFile } from '@app/fixity';
-import type { DuplicateAction, IncomingFile, PutFileResult, ResourceWriter } from '../connector';
+import type {
+  DuplicateAction,
+  IncomingFile,
+  PutFileResult,
+  ResourceSummary,
+  ResourceWriter,
+  WriterOptions,
+} from '../connector';
 import { ConnectorError } from '../connector-error';
 import { checkPathNames, portableNameProblem } from '../name-rules';
-import { encodeId, isReserved } from './paths';
+import { summarize } from './detail';
+import { encodeId, isReserved } from './ids';
+import { locate } from './locate';
+import type { FilesystemSession } from './session';
 
 const COMPARE_ALGORITHM = 'sha256';
 /** Written files are read back and hashed with these (docs/behaviour.md#fixity). */
@@ -38,8 +48,37 @@ function numberedName(title: string, n: number): string {
 /** The mark of the job that made a project, until the job commits (a reserved name: never listed). */
 const CLAIM_FILE = '.presqt-claim';
 
+/** A new project `title`, or `title (2)`, ... when taken, marked with the job's claim until the job commits. */
+export async function createProject(
+  { userDir }: FilesystemSession,
+  title: string,
+  claim?: string,
+): Promise<ResourceSummary> {
+  return summarize(makeUniqueDirectory(userDir, title, claim), true);
+}
+
+/** The project createProject made with `claim`, until its job commits; null when there is none. */
+export async function claimedProject(
+  { userDir }: FilesystemSession,
+  claim: string,
+): Promise<ResourceSummary | null> {
+  const name = claimedDirectory(userDir, claim);
+  return name === null ? null : summarize(name, true);
+}
+
+/** Starts writing into a project or folder; ConnectorError 400 for a file. */
+export async function openWriter(
+  session: FilesystemSession,
+  containerId: string,
+  options: WriterOptions,
+): Promise<ResourceWriter> {
+  const { relativePath, absolute, stats } = await locate(session, containerId);
+  if (!stats.isDirectory()) throw ConnectorError.notAContainer(containerId);
+  return new FilesystemWriter(absolute, relativePath, options.newProject, options.stagingDir);
+}
+
 /** Makes a new directory `title` in `parent`, or `title (2)`, `title (3)`, ... when taken. Returns its name. */
-export function makeUniqueDirectory(parent: string, title: string, claim?: string): string {
+function makeUniqueDirectory(parent: string, title: string, claim?: string): string {
   checkNames([title]);
   for (let n = 1; ; n++) {
     const name = n === 1 ? title : numberedName(title, n);
@@ -55,7 +94,7 @@ export function makeUniqueDirectory(parent: string, title: string, claim?: strin
 }
 
 /** The project below `parent` marked with `claim` by makeUniqueDirectory; null when none is. */
-export function claimedDirectory(parent: string, claim: string): string | null {
+function claimedDirectory(parent: string, claim: string): string | null {
   for (const entry of readdirSync(parent, { withFileTypes: true })) {
     if (!entry.isDirectory() || isReserved(entry.name)) continue;
     const marker = join(parent, entry.name, CLAIM_FILE);
@@ -212,7 +251,7 @@ function removeIfEmpty(dir: string): Promise<boolean> {
  * Files going into one folder of a user's, each visible once complete. What it changed is remembered (and
  * staged, for a resumed run), so that a failed or cancelled job takes it back.
  */
-export class FilesystemWriter implements ResourceWriter {
+class FilesystemWriter implements ResourceWriter {
   private readonly changes: WrittenChange[] = [];
   /** folders written into, where a killed run of the same job may have left temporary files */
   private readonly folders = new Set<string>();

@@ -2,34 +2,8 @@ import type { Stats } from 'node:fs';
 import { lstat, realpath } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { ConnectorError } from '../connector-error';
-
-/** Names starting with this hold the service's own metadata: never listed and never addressable by an id. */
-const RESERVED_PREFIX = '.presqt';
-
-export function isReserved(name: string): boolean {
-  return name.startsWith(RESERVED_PREFIX);
-}
-
-const BASE64URL = /^[A-Za-z0-9_-]+$/;
-
-/** An id is the base64url of the path relative to the user's directory: one URL segment, no `.`. */
-export function encodeId(relativePath: string): string {
-  return Buffer.from(relativePath, 'utf8').toString('base64url');
-}
-
-/** The relative path an id names, or null when no resource can have that id. */
-export function decodeId(id: string): string | null {
-  if (!BASE64URL.test(id)) return null;
-  const path = Buffer.from(id, 'base64url').toString('utf8');
-  // Only the canonical encoding counts, so each resource has one id; this also rejects invalid UTF-8.
-  if (encodeId(path) !== id) return null;
-  if (path.includes('\0') || path.includes('\\')) return null;
-  const segments = path.split('/');
-  // An absolute path starts with an empty segment.
-  const unsafe = (segment: string) =>
-    segment === '' || segment === '.' || segment === '..' || isReserved(segment);
-  return segments.some(unsafe) ? null : path;
-}
+import { decodeId } from './ids';
+import type { FilesystemSession } from './session';
 
 /** Maps a filesystem failure about resource `id` to what the API answers; other failures pass unchanged. */
 export function toConnectorError(error: unknown, id: string): unknown {
@@ -75,4 +49,17 @@ export async function resolveInside(userDir: string, relativePath: string, id: s
   } catch (error) {
     throw toConnectorError(error, id);
   }
+}
+
+/** A resource of the user's, found on disk. */
+export interface Located extends Resolved {
+  /** its path inside the user's folder */
+  relativePath: string;
+}
+
+/** The user's resource an id names; 404 for an id that names nothing the user may see. */
+export async function locate({ userDir }: FilesystemSession, id: string): Promise<Located> {
+  const relativePath = decodeId(id);
+  if (relativePath === null) throw ConnectorError.unknownResource(id);
+  return { relativePath, ...(await resolveInside(userDir, relativePath, id)) };
 }

@@ -1,0 +1,91 @@
+import { join } from 'node:path';
+import type { ResourceDetail, ResourceSummary } from '../connector';
+import { entryNames, forEachEntry, lstatIfPresent } from './disk';
+import { encodeId } from './ids';
+import { locate, toConnectorError } from './locate';
+import type { FilesystemSession } from './session';
+
+export function summarize(relativePath: string, isDirectory: boolean): ResourceSummary {
+  const segments = relativePath.split('/');
+  const parent = segments.slice(0, -1).join('/');
+  return {
+    kind: isDirectory ? 'container' : 'item',
+    kindName: !isDirectory ? 'file' : segments.length === 1 ? 'project' : 'folder',
+    id: encodeId(relativePath),
+    container: parent === '' ? null : encodeId(parent),
+    title: segments[segments.length - 1],
+  };
+}
+
+/** A project, folder or file with its dates; a file with its checksums, a folder with its children. */
+export async function getResource(session: FilesystemSession, id: string): Promise<ResourceDetail> {
+  const { relativePath, absolute, stats } = await locate(session, id);
+  const { kind, kindName, title } = summarize(relativePath, stats.isDirectory());
+  const resource = {
+    kind,
+    kindName,
+    id,
+    title,
+    // Some filesystems do not record a birth time and report 0.
+    dateCreated: (stats.birthtimeMs > 0 ? stats.birthtime : stats.ctime).toISOString(),
+    dateModified: stats.mtime.toISOString(),
+  };
+  const path = `/${relativePath}`;
+  try {
+    if (stats.isFile()) {
+      const { md5, sha256 } = await session.digests.get(absolute, stats);
+      return {
+        ...resource,
+        hashes: { md5, sha256 },
+        extra: { path, size: stats.size, provider: 'filesystem' },
+        children: [],
+      };
+    }
+    const [{ size, fileCount }, children] = await Promise.all([
+      measureTree(absolute),
+      listChildren(absolute, relativePath),
+    ]);
+    return {
+      ...resource,
+      hashes: { md5: null, sha256: null },
+      extra: { path, size, file_count: fileCount, provider: 'filesystem' },
+      children,
+    };
+  } catch (error) {
+    throw toConnectorError(error, id);
+  }
+}
+
+/** Direct children of a container: directories then files, each by name; links and reserved names left out. */
+async function listChildren(dir: string, relativePath: string): Promise<ResourceSummary[]> {
+  const { directories, files } = await entryNames(dir);
+  return [
+    ...directories.map((name) => summarize(`${relativePath}/${name}`, true)),
+    ...files.map((name) => summarize(`${relativePath}/${name}`, false)),
+  ];
+}
+
+/** Total bytes and number of the regular files below a directory, walking it level by level. */
+async function measureTree(dir: string): Promise<{ size: number; fileCount: number }> {
+  let size = 0;
+  let fileCount = 0;
+  const pending = [dir];
+  for (let current = pending.pop(); current !== undefined; current = pending.pop()) {
+    const parent = current;
+    try {
+      await forEachEntry(parent, async (entry) => {
+        const path = join(parent, entry.name);
+        if (entry.isDirectory()) pending.push(path);
+        if (!entry.isFile()) return;
+        const stats = lstatIfPresent(path);
+        if (!stats?.isFile()) return;
+        size += stats.size;
+        fileCount++;
+      });
+    } catch (error) {
+      // A folder removed during the walk simply no longer counts.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || parent === dir) throw error;
+    }
+  }
+  return { size, fileCount };
+}

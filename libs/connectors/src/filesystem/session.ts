@@ -1,0 +1,11 @@
+import type { DigestCache } from './digest-cache';
+
+/** What one user's session of the filesystem keeps, which each of its operations is given first. */
+export interface FilesystemSession {
+  username: string;
+  /** realpath of `<root>/<username>` */
+  userDir: string;
+  perPage: number;
+  /** the target's cache of file checksums, shared by its sessions */
+  digests: DigestCache;
+}
