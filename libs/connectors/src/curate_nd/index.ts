@@ -1,2 +1,2 @@
-export { curateNdConnector } from './curate-nd.connector';
+export { curateNdConnector } from './curate_nd.connector';
 export type { CurateNdOptions } from './options';
