@@ -406,12 +406,12 @@ describe('assessment settings at start-up', () => {
     [
       'FAIRSHAKE_URL without FAIRSHAKE_TOKEN',
       { FAIRSHAKE_URL: 'https://fairshake.cloud' },
-      'FAIRSHAKE_TOKEN must be set when FAIRSHAKE_URL is; FAIRSHAKE_URL and FAIRSHAKE_TOKEN are set together',
+      'FAIRSHAKE_TOKEN must be a FAIRshake API token; it is required when FAIRSHAKE_URL is set (the two are set together or not at all)',
     ],
     [
       'FAIRSHAKE_TOKEN without FAIRSHAKE_URL',
       { FAIRSHAKE_TOKEN: 'secret' },
-      'FAIRSHAKE_URL must be an absolute http(s) URL, such as https://fairshake.cloud; FAIRSHAKE_URL and FAIRSHAKE_TOKEN are set together',
+      'FAIRSHAKE_URL must be an absolute http(s) URL, such as https://fairshake.cloud; it is required when FAIRSHAKE_TOKEN is set (the two are set together or not at all)',
     ],
     [
       'a FAIRSHAKE_URL that is not a URL',

@@ -86,7 +86,7 @@ describe('start-up and shutdown', () => {
     ],
     [
       { REDIS_SENTINELS: 's1:26379,s2:99999', REDIS_SENTINEL_NAME: 'presqt' },
-      'REDIS_SENTINELS: port 99999 is not between 1 and 65535',
+      "REDIS_SENTINELS must be a comma-separated list of host:port (ports 1 to 65535), such as sentinel-1:26379,sentinel-2:26379,sentinel-3:26379 (given: 's1:26379,s2:99999')",
     ],
     [
       { REDIS_SENTINELS: 's1:26379', REDIS_SENTINEL_NAME: 'presqt', REDIS_URL: 'redis://127.0.0.1:6379' },
@@ -104,7 +104,7 @@ describe('start-up and shutdown', () => {
     [{ JOB_FILES_REDIRECT: 'true' }, 'JOB_FILES_REDIRECT=true needs JOB_FILES=s3'],
     [
       { JOB_FILES: 's3', JOB_FILES_S3_BUCKET: 'jobs', JOB_FILES_S3_ACCESS_KEY_ID: 'key' },
-      'JOB_FILES_S3_SECRET_ACCESS_KEY must be set when JOB_FILES_S3_ACCESS_KEY_ID is',
+      'JOB_FILES_S3_SECRET_ACCESS_KEY must be the secret of that key; it is required when JOB_FILES_S3_ACCESS_KEY_ID is set',
     ],
   ])('refuses a job-file store configured as %j', async (env, message) => {
     const proc = startApp('worker', { ...baseEnv(), ...env });

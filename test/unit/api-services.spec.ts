@@ -2,9 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ServiceError } from '@app/common';
-import { loadConfig, type AppConfig } from '@app/config';
+import { loadSettings, ProcessSettings } from '@app/config';
 import { TokenCipher, type JobKind, type JobPayload } from '@app/jobs';
 import { TargetsRegistry } from '@app/targets';
+import { API_SETTINGS } from '../../apps/api/src/api.settings';
 import { Links } from '../../apps/api/src/common/link-builder';
 import type { JobStarter } from '../../apps/api/src/jobs/job-starter.service';
 import { ResourcesService } from '../../apps/api/src/resources/resources.service';
@@ -18,7 +19,7 @@ import { filesystemEntry, fsId, writeTargetsFile, writeTree } from '../support/f
 describe('API services without HTTP', () => {
   const links = new Links('https://broker.example');
   let dir: string;
-  let config: AppConfig;
+  let processSettings: ProcessSettings;
   let registry: TargetsRegistry;
   let started: { kind: JobKind; payload: Omit<JobPayload, 'ticket' | 'runId'> }[];
   let jobs: JobStarter;
@@ -33,12 +34,13 @@ describe('API services without HTTP', () => {
     const archive = filesystemEntry('archive', join(dir, 'archive'), {
       supported_transfer_partners: { transfer_in: ['lab'], transfer_out: [] },
     });
-    config = loadConfig({
+    const settings = loadSettings(API_SETTINGS, {
       TARGETS_FILE: writeTargetsFile([lab, archive]),
       DATA_DIR: join(dir, 'data'),
       SECRET_KEY: 'unit-test-secret',
     });
-    registry = TargetsRegistry.load(config);
+    processSettings = settings.get(ProcessSettings);
+    registry = TargetsRegistry.load(settings);
   });
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -53,8 +55,9 @@ describe('API services without HTTP', () => {
     } as unknown as JobStarter;
   });
 
-  const resources = () => new ResourcesService(registry, config, jobs, new TokenCipher(config.secretKey));
-  const transfers = () => new TransfersService(registry, config, jobs, new TokenCipher(config.secretKey));
+  const cipher = () => new TokenCipher(processSettings.secretKey);
+  const resources = () => new ResourcesService(registry, processSettings, jobs, cipher());
+  const transfers = () => new TransfersService(registry, processSettings, jobs, cipher());
 
   const failure = (promise: Promise<unknown>) =>
     promise.then(

@@ -1,18 +1,21 @@
 import { Test } from '@nestjs/testing';
-import { ConfigModule, loadConfig } from '@app/config';
+import { ConfigModule, loadSettings } from '@app/config';
 import {
   KEYWORD_ENHANCER,
   KeywordsModule,
   HttpKeywordEnhancer,
+  KeywordSettings,
   WordNetKeywordEnhancer,
   type KeywordEnhancer,
 } from '@app/keywords';
 
-const SECRET_KEY = 'a-test-secret-of-enough-length';
+const keywordSettings = (env: Record<string, string>) => loadSettings([KeywordSettings], env);
+const enhancerSettings = (env: Record<string, string>) =>
+  keywordSettings(env).get(KeywordSettings).enhancerSettings;
 
 async function configuredEnhancer(env: Record<string, string>): Promise<KeywordEnhancer> {
   const module = await Test.createTestingModule({
-    imports: [ConfigModule.forRoot(loadConfig({ SECRET_KEY, ...env })), KeywordsModule],
+    imports: [ConfigModule.forRoot(keywordSettings(env)), KeywordsModule],
   }).compile();
   return module.get<KeywordEnhancer>(KEYWORD_ENHANCER);
 }
@@ -40,49 +43,46 @@ describe('KeywordsModule', () => {
 
 describe('keyword enhancer settings', () => {
   it('default to the embedded enhancer', () => {
-    expect(loadConfig({ SECRET_KEY }).keywordEnhancer).toEqual({ kind: 'embedded' });
+    expect(enhancerSettings({})).toEqual({ kind: 'embedded' });
   });
 
   it('carry the SciGraph URL (without trailing slash) and the timeout', () => {
-    const config = loadConfig({
-      SECRET_KEY,
+    const settings = enhancerSettings({
       KEYWORD_ENHANCER: 'scigraph',
       SCIGRAPH_URL: 'https://scigraph.example.org/scigraph/',
       KEYWORD_ENHANCER_TIMEOUT_MS: '2500',
     });
-    expect(config.keywordEnhancer).toEqual({
+    expect(settings).toEqual({
       kind: 'scigraph',
       url: 'https://scigraph.example.org/scigraph',
       timeoutMs: 2500,
     });
     expect(
-      loadConfig({ SECRET_KEY, KEYWORD_ENHANCER: 'scigraph', SCIGRAPH_URL: 'http://localhost:9000' }),
-    ).toHaveProperty('keywordEnhancer.timeoutMs', 5000);
+      enhancerSettings({ KEYWORD_ENHANCER: 'scigraph', SCIGRAPH_URL: 'http://localhost:9000' }),
+    ).toHaveProperty('timeoutMs', 5000);
   });
 
   it('carry the OLS URL and ontologies, and the Skosmos vocabulary and language', () => {
-    expect(loadConfig({ SECRET_KEY, KEYWORD_ENHANCER: 'ols' }).keywordEnhancer).toEqual({
+    expect(enhancerSettings({ KEYWORD_ENHANCER: 'ols' })).toEqual({
       kind: 'ols',
       url: 'https://www.ebi.ac.uk/ols4',
       timeoutMs: 5000,
       ontologies: ['envo', 'go', 'chebi', 'uberon', 'pato', 'obi'],
     });
     expect(
-      loadConfig({
-        SECRET_KEY,
+      enhancerSettings({
         KEYWORD_ENHANCER: 'ols',
         OLS_URL: 'http://ols.local/',
         OLS_ONTOLOGIES: 'ENVO, ncbitaxon',
-      }).keywordEnhancer,
+      }),
     ).toMatchObject({ url: 'http://ols.local', ontologies: ['envo', 'ncbitaxon'] });
     expect(
-      loadConfig({
-        SECRET_KEY,
+      enhancerSettings({
         KEYWORD_ENHANCER: 'skosmos',
         SKOSMOS_URL: 'https://agrovoc.fao.org/browse/',
         SKOSMOS_VOCABULARY: 'unescot',
         SKOSMOS_LANGUAGE: 'fr',
-      }).keywordEnhancer,
+      }),
     ).toEqual({
       kind: 'skosmos',
       url: 'https://agrovoc.fao.org/browse',
@@ -127,6 +127,6 @@ describe('keyword enhancer settings', () => {
     ],
     ['a timeout too short', { KEYWORD_ENHANCER_TIMEOUT_MS: '5' }, 'KEYWORD_ENHANCER_TIMEOUT_MS'],
   ])('are refused at start-up for %s, naming the setting', (_case, env, message) => {
-    expect(() => loadConfig({ SECRET_KEY, ...env })).toThrow(message);
+    expect(() => keywordSettings(env)).toThrow(message);
   });
 });

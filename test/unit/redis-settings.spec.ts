@@ -1,12 +1,14 @@
 import type { RedisOptions } from 'ioredis';
-import { loadConfig } from '@app/config';
-import { RedisConnections } from '@app/jobs';
+import { loadSettings } from '@app/config';
+import { RedisConnections, RedisSettings } from '@app/jobs';
 
-const SECRET_KEY = 'redis-settings-test-secret';
+/** Where the connections of a process with `env` go. */
+const addressOf = (env: Record<string, string>) =>
+  loadSettings([RedisSettings], env).get(RedisSettings).address;
 
 /** The options every connection is made with. */
 function optionsOf(env: Record<string, string>): RedisOptions {
-  return new RedisConnections(loadConfig({ SECRET_KEY, ...env }).redis).options();
+  return new RedisConnections(addressOf(env)).options();
 }
 
 describe('Redis settings', () => {
@@ -45,14 +47,13 @@ describe('Redis settings', () => {
   });
 
   it('describes where it connects without a password', () => {
-    const url = loadConfig({ SECRET_KEY, REDIS_URL: 'redis://app:secret@redis:6379/0' }).redis;
+    const url = addressOf({ REDIS_URL: 'redis://app:secret@redis:6379/0' });
     expect(new RedisConnections(url).describe()).toBe('redis://redis:6379/0');
-    const sentinel = loadConfig({
-      SECRET_KEY,
+    const sentinel = addressOf({
       REDIS_SENTINELS: 's1:26379,s2:26379',
       REDIS_SENTINEL_NAME: 'presqt',
       REDIS_SENTINEL_PASSWORD: 'secret',
-    }).redis;
+    });
     expect(new RedisConnections(sentinel).describe()).toBe(
       'the primary "presqt" of the sentinels s1:26379, s2:26379',
     );

@@ -1,13 +1,15 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
-import { AppConfig, ConfigModule } from '@app/config';
+import { ConfigModule, type LoadedSettings } from '@app/config';
 import { JobFilesModule } from '@app/job-files';
-import { JobsModule } from '@app/jobs';
+import { JobsModule, RedisSettings } from '@app/jobs';
 import { HealthModule, LoggingModule, MetricsModule } from '@app/observability';
 import { TargetsModule, TargetsRegistry } from '@app/targets';
 import { JobEndpointsModule } from './jobs/job-endpoints.module';
 import { AdminModule } from './admin/admin.module';
+import { AdminSettings } from './admin/admin.settings';
 import { RateLimitsModule } from './common/rate-limits';
+import { RateLimitSettings } from './common/rate-limit.settings';
 import { ApiErrorFilter } from './common/api-error.filter';
 import { AssessmentModule } from './assessment/assessment.module';
 import { BagToolModule } from './bag-tool/bag-tool.module';
@@ -23,17 +25,19 @@ import { TargetEndpointsModule } from './targets/target-endpoints.module';
 
 @Module({})
 export class ApiModule {
-  static register(config: AppConfig, targets: TargetsRegistry): DynamicModule {
+  static register(settings: LoadedSettings, targets: TargetsRegistry): DynamicModule {
+    const redis = settings.get(RedisSettings);
+    const adminToken = settings.get(AdminSettings).token;
     return {
       module: ApiModule,
       imports: [
-        LoggingModule.forRoot(config, 'api'),
-        ConfigModule.forRoot(config),
+        LoggingModule.forRoot(settings, 'api'),
+        ConfigModule.forRoot(settings),
         TargetsModule.forRoot(targets),
-        JobsModule.forRoot(config, { commandTimeoutMs: config.redisTimeoutMs }),
-        JobFilesModule.forRoot(config),
+        JobsModule.forRoot(settings, { commandTimeoutMs: redis.timeoutMs }),
+        JobFilesModule.forRoot(settings),
         CommonModule,
-        RateLimitsModule.forRoot(config.rateLimits, config.redisPrefix),
+        RateLimitsModule.forRoot(settings.get(RateLimitSettings), redis.prefix),
         ApiRootModule,
         TargetEndpointsModule,
         StatusesModule,
@@ -47,7 +51,7 @@ export class ApiModule {
         JobEndpointsModule,
         HealthModule,
         MetricsModule,
-        ...(config.adminToken ? [AdminModule.forRoot(config.adminToken)] : []),
+        ...(adminToken ? [AdminModule.forRoot(adminToken)] : []),
       ],
       providers: [{ provide: APP_FILTER, useClass: ApiErrorFilter }],
     };

@@ -1,10 +1,10 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { AppConfig, ConfigModule } from '@app/config';
+import { ConfigModule, ProcessSettings, type LoadedSettings } from '@app/config';
 import { JobFilesModule } from '@app/job-files';
 import { JobsModule } from '@app/jobs';
 import { FairshareModule } from '@app/fairshare';
 import { KeywordsModule } from '@app/keywords';
-import { Mailer } from '@app/mail';
+import { Mailer, MailSettings } from '@app/mail';
 import { HealthModule, LoggingModule, MetricsModule } from '@app/observability';
 import { TargetsModule, TargetsRegistry } from '@app/targets';
 import { JOB_HANDLER_PROVIDERS } from './jobs/job-handlers';
@@ -14,15 +14,15 @@ import { QueueReadiness } from './queue-readiness';
 
 @Module({})
 export class WorkerModule {
-  static register(config: AppConfig, targets: TargetsRegistry): DynamicModule {
+  static register(settings: LoadedSettings, targets: TargetsRegistry): DynamicModule {
     return {
       module: WorkerModule,
       imports: [
-        LoggingModule.forRoot(config, 'worker'),
-        ConfigModule.forRoot(config),
+        LoggingModule.forRoot(settings, 'worker'),
+        ConfigModule.forRoot(settings),
         TargetsModule.forRoot(targets),
-        JobsModule.forRoot(config),
-        JobFilesModule.forRoot(config),
+        JobsModule.forRoot(settings),
+        JobFilesModule.forRoot(settings),
         KeywordsModule,
         FairshareModule,
         HealthModule,
@@ -33,7 +33,9 @@ export class WorkerModule {
         ...JOB_HANDLER_PROVIDERS,
         {
           provide: Mailer,
-          useFactory: () => new Mailer({ smtpUrl: config.smtpUrl, outboxDir: outboxDir(config) }),
+          inject: [MailSettings, ProcessSettings],
+          useFactory: (mail: MailSettings, processSettings: ProcessSettings) =>
+            new Mailer({ smtpUrl: mail.smtpUrl, outboxDir: outboxDir(processSettings) }),
         },
         JobRunner,
         JobJanitor,

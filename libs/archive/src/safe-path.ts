@@ -1,3 +1,5 @@
+import { PathLimits } from './archive.settings';
+
 /**
  * Why a '/'-separated relative path could not be used as-is under a destination directory, or null when it
  * can. Shared by zip entry names and the paths a bag's manifests list, so both refuse the same things.
@@ -14,14 +16,6 @@ export function unsafePathReason(path: string): string | null {
   return null;
 }
 
-/** How deep and how long a path written at a target may be (docs/limits.md#path-limits). */
-export interface PathLimits {
-  /** folders and the file: `a/b/c.txt` is 3 deep */
-  maxDepth: number;
-  /** UTF-8 bytes of the whole path */
-  maxBytes: number;
-}
-
 /**
  * Why a '/'-separated path would not be written at a target (deeper or longer than `limits`: a filesystem
  * fails such a path with ENAMETOOLONG halfway through a job), or null when it would; the path is named
@@ -31,9 +25,9 @@ export function pathLimitProblem(path: string, limits: PathLimits): string | nul
   const shown = path.length > 60 ? `'${path.slice(0, 60)}…'` : `'${path}'`;
   const depth = path.split('/').length;
   if (depth > limits.maxDepth)
-    return `${shown} is ${depth} levels deep, deeper than the ${limits.maxDepth} allowed (MAX_PATH_DEPTH)`;
+    return `${shown} is ${depth} levels deep, deeper than the ${limits.maxDepth} allowed (${PathLimits.declarations.maxDepth.env})`;
   const bytes = Buffer.byteLength(path);
   if (bytes > limits.maxBytes)
-    return `${shown} is ${bytes} bytes long, longer than the ${limits.maxBytes} allowed (MAX_PATH_BYTES)`;
+    return `${shown} is ${bytes} bytes long, longer than the ${limits.maxBytes} allowed (${PathLimits.declarations.maxBytes.env})`;
   return null;
 }

@@ -3,22 +3,11 @@ import { close, fstat, open, read } from 'node:fs';
 import { promisify } from 'node:util';
 import { PassThrough, Readable } from 'node:stream';
 import * as yauzl from 'yauzl';
+import { defaults } from '@app/config';
+import { ZipLimits } from './archive.settings';
 import { unsafePathReason } from './safe-path';
 
-export interface ZipLimits {
-  /** most entries (files and directories) a zip may hold */
-  maxEntries: number;
-  /** most bytes its entries may add up to once decompressed */
-  maxTotalBytes: number;
-  /** highest decompressed/compressed size ratio, of one entry or of the whole zip, above RATIO_FLOOR_BYTES */
-  maxRatio: number;
-}
-
-export const DEFAULT_ZIP_LIMITS: ZipLimits = {
-  maxEntries: 100_000,
-  maxTotalBytes: 50 * 2 ** 30,
-  maxRatio: 200,
-};
+export const DEFAULT_ZIP_LIMITS: ZipLimits = defaults(ZipLimits);
 
 /** Below this many decompressed bytes a high ratio is harmless (say, a text file of spaces), so it is allowed. */
 export const RATIO_FLOOR_BYTES = 1 << 20;

@@ -1,18 +1,21 @@
 import type { INestApplication, INestApplicationContext, LoggerService } from '@nestjs/common';
 import { Logger } from 'nestjs-pino';
-import { setHashThreads } from '@app/fixity';
+import { HashingSettings, setHashThreads } from '@app/fixity';
 import { TargetsRegistry } from '@app/targets';
-import { AppConfig, loadConfig } from '@app/config';
+import { type AnySettingsClass, type LoadedSettings, loadSettings } from '@app/config';
 
 /**
- * Loads the configuration and the targets file for a process, or prints what is wrong and exits, so that a
- * misconfigured API or worker never starts half-working.
+ * Loads the settings a process reads (`types`, each lib's own) and the targets file, or prints what is wrong
+ * and exits, so that a misconfigured API or worker never starts half-working.
  */
-export function loadSettingsOrExit(processName: string): { config: AppConfig; targets: TargetsRegistry } {
+export function loadSettingsOrExit(
+  processName: string,
+  types: readonly AnySettingsClass[],
+): { settings: LoadedSettings; targets: TargetsRegistry } {
   try {
-    const config = loadConfig();
-    setHashThreads(config.hashThreads);
-    return { config, targets: TargetsRegistry.load(config) };
+    const settings = loadSettings(types);
+    setHashThreads(settings.get(HashingSettings).threads);
+    return { settings, targets: TargetsRegistry.load(settings) };
   } catch (error) {
     process.stderr.write(`${processName}: ${(error as Error).message}\n`);
     process.exit(1);

@@ -1,15 +1,12 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { AppConfig } from './app-config';
+import type { LoadedSettings } from './settings';
 
-/** Makes the configuration loaded at start-up injectable everywhere. */
+/** Makes each settings class loaded at start-up injectable everywhere, by its class. */
 @Global()
 @Module({})
 export class ConfigModule {
-  static forRoot(config: AppConfig): DynamicModule {
-    return {
-      module: ConfigModule,
-      providers: [{ provide: AppConfig, useValue: config }],
-      exports: [AppConfig],
-    };
+  static forRoot(settings: LoadedSettings): DynamicModule {
+    const providers = settings.entries().map(([type, instance]) => ({ provide: type, useValue: instance }));
+    return { module: ConfigModule, providers, exports: providers.map(({ provide }) => provide) };
   }
 }

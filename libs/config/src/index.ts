@@ -1,8 +1,10 @@
-export * from './app-config';
 export * from './config.module';
+export * from './process.settings';
 export { setting, type Setting } from './setting';
 export {
+  ConfigError,
   Settings,
+  defaults,
   loadSettings,
   LoadedSettings,
   type AnySettingsClass,

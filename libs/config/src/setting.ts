@@ -91,19 +91,24 @@ interface TextOptions<T> extends Described {
   /** what a valid value is; required with `pattern` */
   expected?: string;
   pattern?: RegExp;
+  /** a check beyond the pattern's */
+  valid?: (raw: string) => boolean;
   minLength?: number;
   secret?: boolean;
   /** the value a valid text stands for (a list, a trimmed text) */
   read?: (raw: string) => T;
 }
 
-function text<T = string>(env: string, options: WithDefault<TextOptions<T>, T>): Setting<T>;
-function text<T = string>(env: string, options: WithoutDefault<TextOptions<T>>): Setting<T | undefined>;
+function text<T = string>(env: string, options: WithDefault<TextOptions<T>, T>): Setting<NoInfer<T>>;
+function text<T = string>(
+  env: string,
+  options: WithoutDefault<TextOptions<T>>,
+): Setting<NoInfer<T> | undefined>;
 function text<T>(env: string, options: TextOptions<T> & { default?: T }): Setting<T | undefined> {
-  const { pattern, minLength = 0, read = (raw: string) => raw as T } = options;
+  const { pattern, valid = () => true, minLength = 0, read = (raw: string) => raw as T } = options;
   const expected = options.expected ?? (minLength > 0 ? `at least ${minLength} characters long` : 'a text');
   return declare(env, options, expected, (raw) =>
-    raw.length >= minLength && (!pattern || pattern.test(raw)) ? { value: read(raw) } : null,
+    raw.length >= minLength && (!pattern || pattern.test(raw)) && valid(raw) ? { value: read(raw) } : null,
   );
 }
 

@@ -60,6 +60,11 @@ export function Settings<D extends Declarations>(
   } as unknown as SettingsClass<D>;
 }
 
+/** A class's settings as they are when nothing is set: where a caller has no configuration (tests, tools). */
+export function defaults<C extends AnySettingsClass>(type: C): InstanceType<C> {
+  return loadSettings([type], {}).get(type);
+}
+
 /** The start-up error: every bad setting, one a line. */
 export class ConfigError extends Error {}
 

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { UpstreamSettings } from '@app/config';
+import type { UpstreamSettings } from './http/upstream.settings';
 
 /**
  * The contract every repository connector implements. A connector serves one target entry of the targets

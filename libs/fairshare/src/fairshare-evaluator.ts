@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ServiceError } from '@app/common';
-import { AppConfig } from '@app/config';
+import { FairshareSettings } from './fairshare.settings';
 import { FAIRSHARE_TESTS, type FairshareTest } from './fairshare-tests';
 
 /** One test's outcome: the evaluator's remarks, sorted by kind. */
@@ -30,7 +30,7 @@ const SCHEMA_COMMENT = 'http://schema.org/comment';
  */
 @Injectable()
 export class FairshareEvaluator {
-  constructor(private readonly config: AppConfig) {}
+  constructor(private readonly settings: FairshareSettings) {}
 
   /** Runs the evaluation of `resource` and answers the results of the tests asked for, in their order. */
   async evaluate(resource: string, testIds: readonly number[]): Promise<FairshareTestResult[]> {
@@ -44,7 +44,7 @@ export class FairshareEvaluator {
   }
 
   private async run(resource: string): Promise<unknown> {
-    const { url, timeoutMs } = this.config.fairshareEvaluator;
+    const { evaluatorUrl: url, evaluatorTimeoutMs: timeoutMs } = this.settings;
     let response: Response;
     let text: string;
     try {

@@ -3,3 +3,4 @@ export * from './job-files.module';
 export * from './local-job-files';
 export * from './run-dirs';
 export * from './incoming-uploads';
+export * from './job-files.settings';

@@ -2,6 +2,11 @@ import { opendir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JobFiles, RunToKeep } from './job-files';
 
+/** Where one run of a job keeps its files on this host: `<DATA_DIR>/jobs/<kind>/<ticket>/<run>`. */
+export function runDir(dataDir: string, kind: string, ticket: string, runId: string): string {
+  return join(dataDir, 'jobs', kind, ticket, runId);
+}
+
 /**
  * Removes the run directories of one user's jobs of one kind (`<DATA_DIR>/jobs/<kind>/<ticket>/`) except the
  * run their record names: files live exactly as long as their run's record (docs/behaviour.md#job-files).

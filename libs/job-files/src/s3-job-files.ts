@@ -11,7 +11,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { JobFilesSettings } from '@app/config';
+import type { JobFileStore } from './job-files.settings';
 import { JobFiles, type JobRun, type RunToKeep } from './job-files';
 
 /**
@@ -21,7 +21,7 @@ import { JobFiles, type JobRun, type RunToKeep } from './job-files';
 const PART_BYTES = 8 << 20;
 const PARTS_IN_FLIGHT = 2;
 
-type S3Settings = Extract<JobFilesSettings, { kind: 's3' }>;
+type S3Settings = Extract<JobFileStore, { kind: 's3' }>;
 
 /**
  * Job files in an S3-compatible bucket, `<prefix>/<kind>/<ticket>/<run>/<name>`, so that API processes and

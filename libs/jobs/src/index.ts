@@ -8,3 +8,5 @@ export * from './jobs.module';
 export * from './redis-unavailable';
 export * from './redis-connections';
 export * from './replica-confirmation';
+export * from './redis.settings';
+export * from './job.settings';

@@ -11,12 +11,14 @@ import { ModuleRef } from '@nestjs/core';
 import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
 import type Redis from 'ioredis';
-import { AppConfig } from '@app/config';
+import { ProcessSettings, type LoadedSettings } from '@app/config';
 import { JOB_KINDS } from '@app/job-kinds';
+import { JobSettings } from './job.settings';
 import { JobStore } from './job-store';
 import { jobQueuesModules } from './queues';
 import { RedisConnections, type RedisWaiting } from './redis-connections';
 import { checkRedisDurability } from './redis-durability';
+import { RedisSettings } from './redis.settings';
 import { ReplicaConfirmation } from './replica-confirmation';
 import { TokenCipher } from './tickets';
 
@@ -38,9 +40,11 @@ export class JobsModule implements OnApplicationBootstrap, OnApplicationShutdown
     private readonly moduleRef: ModuleRef,
   ) {}
 
-  static forRoot(config: AppConfig, waiting: RedisWaiting = {}): DynamicModule {
-    const connections = new RedisConnections(config.redis, waiting);
-    const queues = jobQueuesModules(config, connections);
+  static forRoot(settings: LoadedSettings, waiting: RedisWaiting = {}): DynamicModule {
+    const redis = settings.get(RedisSettings);
+    const jobs = settings.get(JobSettings);
+    const connections = new RedisConnections(redis.address, waiting);
+    const queues = jobQueuesModules(redis, jobs, connections);
     // a confirmation must come back before the API's command timeout
     const confirmationMs = Math.min(REPLICA_CONFIRMATION_MS, (waiting.commandTimeoutMs ?? Infinity) / 2);
     return {
@@ -56,10 +60,10 @@ export class JobsModule implements OnApplicationBootstrap, OnApplicationShutdown
         {
           provide: JobStore,
           inject: [REDIS_CLIENT, ReplicaConfirmation],
-          useFactory: (redis: Redis, confirmation: ReplicaConfirmation) =>
-            new JobStore(redis, config.redisPrefix, config.jobTtlSeconds, confirmation),
+          useFactory: (client: Redis, confirmation: ReplicaConfirmation) =>
+            new JobStore(client, redis.prefix, jobs.ttlSeconds, confirmation),
         },
-        { provide: TokenCipher, useFactory: () => new TokenCipher(config.secretKey) },
+        { provide: TokenCipher, useFactory: () => new TokenCipher(settings.get(ProcessSettings).secretKey) },
       ],
       exports: [REDIS_CLIENT, RedisConnections, ReplicaConfirmation, JobStore, TokenCipher, ...queues],
     };

@@ -1,9 +1,9 @@
 import { BullModule } from '@nestjs/bull';
 import type { DynamicModule } from '@nestjs/common';
-import type { AppConfig } from '@app/config';
-
 import { JOB_KINDS } from '@app/job-kinds';
+import type { JobSettings } from './job.settings';
 import type { RedisConnections } from './redis-connections';
+import type { RedisSettings } from './redis.settings';
 
 /**
  * Bull's timings, so that a job whose worker died is taken over within `jobLockMs`: the dead worker's last
@@ -28,12 +28,16 @@ export function lockSettings(jobLockMs: number) {
  * connections from `connections` (which closes them: JobsModule does, after the queues).
  * A worker that dies has its job taken over by another within `jobLockMs` (see lockSettings).
  */
-export function jobQueuesModules(config: AppConfig, connections: RedisConnections): DynamicModule[] {
+export function jobQueuesModules(
+  redis: RedisSettings,
+  jobs: JobSettings,
+  connections: RedisConnections,
+): DynamicModule[] {
   return [
     BullModule.forRoot({
       createClient: (type) => connections.open(type === 'client' ? 'commands' : 'blocking'),
-      prefix: `${config.redisPrefix}:bull`,
-      settings: lockSettings(config.jobLockMs),
+      prefix: `${redis.prefix}:bull`,
+      settings: lockSettings(jobs.lockMs),
       defaultJobOptions: { attempts: 1, removeOnComplete: true, removeOnFail: 100 },
     }),
     BullModule.registerQueue(...JOB_KINDS.map((name) => ({ name }))),

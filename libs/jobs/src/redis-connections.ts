@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import Redis, { type RedisOptions } from 'ioredis';
-import type { RedisSettings } from '@app/config';
+import type { RedisAddress } from './redis.settings';
 
 /**
  * How a process waits for Redis. The API gives up on a command after `commandTimeoutMs`, and at once while no
@@ -37,7 +37,7 @@ export class RedisConnections {
   private errorLoggedAt = 0;
 
   constructor(
-    private readonly settings: RedisSettings,
+    private readonly settings: RedisAddress,
     private readonly waiting: RedisWaiting = {},
   ) {}
 
@@ -110,7 +110,7 @@ export class RedisConnections {
    * for ever. (ioredis's own `failoverDetector` does this per connection, and ends for good a connection it
    * cuts while that one is looking for the primary.)
    */
-  private followFailovers(settings: Extract<RedisSettings, { kind: 'sentinel' }>): Redis[] {
+  private followFailovers(settings: Extract<RedisAddress, { kind: 'sentinel' }>): Redis[] {
     return settings.sentinels.slice(0, FAILOVER_SUBSCRIPTIONS).map(({ host, port }) => {
       const sentinel = new Redis({
         host,
@@ -172,7 +172,7 @@ function answerAtOnceWhenLost(client: Redis): void {
 }
 
 /** Where the primary is: a server's address, or the sentinels that name it. */
-function addressOptions(settings: RedisSettings): RedisOptions {
+function addressOptions(settings: RedisAddress): RedisOptions {
   if (settings.kind === 'sentinel') {
     return {
       sentinels: settings.sentinels,

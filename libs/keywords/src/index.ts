@@ -8,3 +8,4 @@ export * from './vocabularies/skosmos-vocabulary';
 export * from './keywords.module';
 export * from './resource-keywords';
 export * from './vocabularies/vocabulary-service';
+export * from './keywords.settings';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { AppConfig, type KeywordEnhancerSettings } from '@app/config';
 import { KEYWORD_ENHANCER, type KeywordEnhancer } from './keyword-enhancer';
+import { KeywordSettings, type KeywordEnhancerSettings } from './keywords.settings';
 import { HttpKeywordEnhancer } from './vocabularies/http-keyword-enhancer';
 import { OlsVocabulary } from './vocabularies/ols-vocabulary';
 import { SciGraphVocabulary } from './vocabularies/scigraph-vocabulary';
@@ -12,8 +12,8 @@ import { WordNetKeywordEnhancer } from './wordnet/wordnet-keyword-enhancer';
  * The enhancer the configuration names (KEYWORD_ENHANCER): the embedded WordNet one, or a vocabulary service
  * over HTTP that falls back to it.
  */
-function createKeywordEnhancer(config: AppConfig): KeywordEnhancer {
-  const settings = config.keywordEnhancer;
+function createKeywordEnhancer(keywords: KeywordSettings): KeywordEnhancer {
+  const settings = keywords.enhancerSettings;
   const embedded = new WordNetKeywordEnhancer();
   if (settings.kind === 'embedded') return embedded;
   return new HttpKeywordEnhancer(vocabulary(settings), settings, embedded);
@@ -32,11 +32,11 @@ function vocabulary(settings: Exclude<KeywordEnhancerSettings, { kind: 'embedded
 
 /**
  * Provides the configured KeywordEnhancer under the KEYWORD_ENHANCER token, to the API and the worker alike
- * (both import ConfigModule.forRoot, which makes AppConfig injectable), so that the enhancement service and
+ * (both import ConfigModule.forRoot, which makes KeywordSettings injectable), so that the enhancement service and
  * `automatic` transfers use the same one.
  */
 @Module({
-  providers: [{ provide: KEYWORD_ENHANCER, inject: [AppConfig], useFactory: createKeywordEnhancer }],
+  providers: [{ provide: KEYWORD_ENHANCER, inject: [KeywordSettings], useFactory: createKeywordEnhancer }],
   exports: [KEYWORD_ENHANCER],
 })
 export class KeywordsModule {}

@@ -4,3 +4,4 @@ export * from './metrics/metric-definitions';
 export * from './metrics/http-metrics';
 export * from './logging/logging.module';
 export * from './logging/request-id';
+export * from './logging/log.settings';

@@ -1,9 +1,16 @@
 import { dirname } from 'node:path';
 import { ServiceError } from '@app/common';
-import type { AppConfig } from '@app/config';
-import { type Connector, CONNECTOR_NAMES, findConnector, type TargetStatus } from '@app/connectors';
+import { ProcessSettings, type LoadedSettings } from '@app/config';
+import {
+  type Connector,
+  CONNECTOR_NAMES,
+  findConnector,
+  type TargetStatus,
+  UpstreamSettings,
+} from '@app/connectors';
 import { loadTargetsFile } from './load-targets-file';
 import type { TargetAction, TargetEntry } from './target-entry';
+import { TargetSettings } from './targets.settings';
 
 /** A target of the targets file together with the connector that serves it. */
 export class Target {
@@ -41,8 +48,9 @@ export class TargetsRegistry {
   }
 
   /** Throws TargetsFileError naming each bad entry and field. */
-  static load(config: AppConfig): TargetsRegistry {
-    const entries = loadTargetsFile(config.targetsFile, (entry) => {
+  static load(settings: LoadedSettings): TargetsRegistry {
+    const targets = settings.get(TargetSettings);
+    const entries = loadTargetsFile(targets.file, (entry) => {
       const definition = findConnector(entry.connector);
       if (definition) {
         return definition
@@ -54,11 +62,11 @@ export class TargetsRegistry {
       ];
     });
     const context = {
-      dataDir: config.dataDir,
-      configDir: dirname(config.targetsFile),
-      perPage: config.perPage,
-      upstream: config.upstream,
-      statusTimeoutMs: config.statusTimeoutMs,
+      dataDir: settings.get(ProcessSettings).dataDir,
+      configDir: dirname(targets.file),
+      perPage: targets.perPage,
+      upstream: settings.get(UpstreamSettings),
+      statusTimeoutMs: targets.statusTimeoutMs,
     };
     return new TargetsRegistry(
       entries.map((entry) => {

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { AppConfig } from '@app/config';
 import { FairshareModule } from '@app/fairshare';
 import { AssessmentController } from './assessment.controller';
 import { AssessmentService } from './assessment.service';
@@ -7,6 +6,7 @@ import { AssessmentStore } from './assessment.store';
 import { FairshakeAliasController } from './fairshake-alias.controller';
 import { FairshakeAliasService } from './fairshake-alias.service';
 import { FairshakeClient } from './fairshake.client';
+import { FairshakeSettings } from './fairshake.settings';
 
 /** The FAIR assessment service (docs/behaviour.md#assessment): rubrics, and assessments kept in Redis and optionally at FAIRshake. */
 @Module({
@@ -18,8 +18,8 @@ import { FairshakeClient } from './fairshake.client';
     AssessmentStore,
     {
       provide: FairshakeClient,
-      inject: [AppConfig],
-      useFactory: (config: AppConfig) => (config.fairshake ? new FairshakeClient(config.fairshake) : null),
+      inject: [FairshakeSettings],
+      useFactory: ({ account }: FairshakeSettings) => (account ? new FairshakeClient(account) : null),
     },
   ],
 })

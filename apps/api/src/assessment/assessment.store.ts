@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type Redis from 'ioredis';
-import { AppConfig } from '@app/config';
-import { REDIS_CLIENT } from '@app/jobs';
+import { REDIS_CLIENT, RedisSettings } from '@app/jobs';
 
 /**
  * Finds the digital object of a project URL, or creates it with the next id of the persistent sequence, and
@@ -57,9 +56,9 @@ export class AssessmentStore {
 
   constructor(
     @Inject(REDIS_CLIENT) private readonly redis: Redis,
-    config: AppConfig,
+    redisSettings: RedisSettings,
   ) {
-    const key = (name: string) => `${config.redisPrefix}:assessment:${name}`;
+    const key = (name: string) => `${redisSettings.prefix}:assessment:${name}`;
     this.keys = {
       objectIdsByUrl: key('digital-object-ids'),
       objectSequence: key('digital-object-sequence'),

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { ServiceError } from '@app/common';
-import type { FairshakeSettings } from '@app/config';
+import type { FairshakeAccount } from './fairshake.settings';
 import type { Rubric } from './rubrics';
 
 /** How much of an error answer from FAIRshake is quoted in ours. */
@@ -13,7 +13,7 @@ const MAX_DETAIL = 300;
 export class FairshakeClient {
   private readonly logger = new Logger('FAIRshake');
 
-  constructor(private readonly settings: FairshakeSettings) {}
+  constructor(private readonly settings: FairshakeAccount) {}
 
   /** which FAIRshake this is; ids it gives are only meaningful there */
   get url(): string {

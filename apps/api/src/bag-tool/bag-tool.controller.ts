@@ -4,9 +4,10 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Request, Response } from 'express';
-import { AppConfig } from '@app/config';
+import { ProcessSettings } from '@app/config';
 import { ApiErrors } from '../common/dto/error.dto';
 import { receiveUpload } from '../uploads/receive-upload';
+import { UploadSettings } from '../uploads/upload.settings';
 import { BagToolService } from './bag-tool.service';
 
 @ApiTags('tools')
@@ -14,7 +15,8 @@ import { BagToolService } from './bag-tool.service';
 export class BagToolController {
   constructor(
     private readonly bagTool: BagToolService,
-    private readonly config: AppConfig,
+    private readonly processSettings: ProcessSettings,
+    private readonly uploads: UploadSettings,
   ) {}
 
   @Post()
@@ -41,9 +43,9 @@ export class BagToolController {
     413: 'larger than MAX_UPLOAD_BYTES, or holding more than the zip limits allow',
   })
   async bagAndZip(@Req() request: Request, @Res() response: Response): Promise<void> {
-    const incoming = join(this.config.dataDir, 'uploads', randomUUID());
+    const incoming = join(this.processSettings.dataDir, 'uploads', randomUUID());
     try {
-      const file = await receiveUpload(request, response, incoming, 'tool.zip', this.config.maxUploadBytes);
+      const file = await receiveUpload(request, response, incoming, 'tool.zip', this.uploads.maxBytes);
       const writeBag = await this.bagTool.open(file);
       response.status(200).attachment(`presqt_${request.file?.originalname ?? 'bag.zip'}`);
       response.type('application/zip');

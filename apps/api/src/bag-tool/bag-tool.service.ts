@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { dirname } from 'node:path';
 import type { Writable } from 'node:stream';
-import { openZip, type ZipArchive, type ZipEntry } from '@app/archive';
+import { openZip, ZipLimits, type ZipArchive, type ZipEntry } from '@app/archive';
 import { BagZipWriter, SOFTWARE_AGENT } from '@app/bagit';
-import { AppConfig } from '@app/config';
 
 /** The bag's folder in the answered zip, as the original tool named it. */
 const BAG_ROOT = 'presqt_bag';
@@ -21,14 +20,14 @@ function isJunk(path: string): boolean {
  */
 @Injectable()
 export class BagToolService {
-  constructor(private readonly config: AppConfig) {}
+  constructor(private readonly zipLimits: ZipLimits) {}
 
   /**
    * Opens the zip (refusing it with 400, before a byte is written, when it is not a safe zip within the
    * limits) and answers a function that writes the bag to `output`.
    */
   async open(zipFile: string): Promise<(output: Writable) => Promise<void>> {
-    const zip = await openZip(zipFile, this.config.zipLimits);
+    const zip = await openZip(zipFile, this.zipLimits);
     return async (output) => {
       try {
         await writeBag(zip, output, dirname(zipFile));

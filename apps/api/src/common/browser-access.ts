@@ -1,6 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import helmet from 'helmet';
-import type { AppConfig } from '@app/config';
+import type { HttpSettings } from './http.settings';
 
 /** Every header a PresQT client sends, besides the body's type and the request id. */
 const PRESQT_HEADERS = [
@@ -17,13 +17,13 @@ const PRESQT_HEADERS = [
  * queue dashboard work under (their scripts are files of this origin; Swagger UI sets inline styles), and
  * CORS for the configured origins, answered before routing so that a preflight of any path gets its answer.
  */
-export function applyBrowserAccess(app: NestExpressApplication, config: AppConfig): void {
-  if (config.trustProxy !== undefined) {
-    const hops = Number(config.trustProxy);
-    app.set('trust proxy', Number.isInteger(hops) ? hops : config.trustProxy);
+export function applyBrowserAccess(app: NestExpressApplication, settings: HttpSettings): void {
+  if (settings.trustProxy !== undefined) {
+    const hops = Number(settings.trustProxy);
+    app.set('trust proxy', Number.isInteger(hops) ? hops : settings.trustProxy);
   }
   app.enableCors({
-    origin: config.corsOrigins,
+    origin: settings.corsOrigins,
     methods: ['GET', 'POST', 'PATCH', 'DELETE'],
     allowedHeaders: ['content-type', 'x-request-id', ...PRESQT_HEADERS],
     exposedHeaders: ['Content-Disposition', 'Retry-After', 'X-Request-Id'],

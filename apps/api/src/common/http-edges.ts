@@ -7,6 +7,7 @@ import {
 } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import type { RequestLimits } from './request-limits.settings';
 
 /**
  * How much of a rejected request's body is read and thrown away so that a client which sends its whole body
@@ -23,14 +24,6 @@ function errorBody(message: string): Buffer {
 
 /** Requests that asked for `100 Continue` and were sent it. */
 const continued = new WeakSet<IncomingMessage>();
-
-/** How long a request may take to arrive, and how slowly its body may come (docs/limits.md#request-bodies). */
-export interface RequestLimits {
-  /** from its first byte to the last of its body */
-  timeoutMs: number;
-  /** bytes a second, judged on each BODY_PACE_WINDOW_SECONDS during which the application reads the body */
-  minBodyBytesPerSecond: number;
-}
 
 const BODY_PACE_WINDOW_SECONDS = 10;
 

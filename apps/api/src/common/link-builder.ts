@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { AppConfig } from '@app/config';
+import { HttpSettings } from './http.settings';
 
 /** Absolute URLs on one base: what services get to build the links of their answers. */
 export class Links {
@@ -23,11 +23,11 @@ export class Links {
  */
 @Injectable()
 export class LinkBuilder {
-  constructor(private readonly config: AppConfig) {}
+  constructor(private readonly settings: HttpSettings) {}
 
   for(request: Request): Links {
     return new Links(
-      this.config.publicBaseUrl ?? `${request.protocol}://${request.get('host') ?? 'localhost'}`,
+      this.settings.publicBaseUrl ?? `${request.protocol}://${request.get('host') ?? 'localhost'}`,
     );
   }
 }

@@ -11,9 +11,9 @@ import {
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import type { Request, Response } from 'express';
 import type Redis from 'ioredis';
-import type { RateLimitSettings } from '@app/config';
 import { ServiceError } from '@app/common';
 import { DESTINATION_TOKEN_HEADER, REDIS_CLIENT, SOURCE_TOKEN_HEADER } from '@app/jobs';
+import type { RateLimitSettings } from './rate-limit.settings';
 
 type LimitedRequest = 'job start' | 'listing';
 /** What the storage answers for one count (the package does not export the type by name). */

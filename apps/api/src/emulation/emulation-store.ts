@@ -1,8 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type Redis from 'ioredis';
-import { AppConfig } from '@app/config';
-import { REDIS_CLIENT } from '@app/jobs';
+import { JobSettings, REDIS_CLIENT, RedisSettings } from '@app/jobs';
 import type { ProposalState } from './proposer-client';
 
 /** Deletes a grant only while it still holds what the caller verified, so that one token serves one download. */
@@ -27,7 +26,8 @@ interface StoredGrant {
 export class EmulationStore {
   constructor(
     @Inject(REDIS_CLIENT) private readonly redis: Redis,
-    private readonly config: AppConfig,
+    private readonly redisSettings: RedisSettings,
+    private readonly jobs: JobSettings,
   ) {}
 
   /** A new token granting one download of run `runId` of `ticket`, valid for `ttlMs`. */
@@ -62,7 +62,7 @@ export class EmulationStore {
 
   async rememberProposal(id: string): Promise<void> {
     const pending: ProposalState = { state: 'pending' };
-    await this.redis.set(this.proposalKey(id), JSON.stringify(pending), 'EX', this.config.jobTtlSeconds);
+    await this.redis.set(this.proposalKey(id), JSON.stringify(pending), 'EX', this.jobs.ttlSeconds);
   }
 
   /**
@@ -79,11 +79,11 @@ export class EmulationStore {
   }
 
   private grantKey(ticket: string, selector: string): string {
-    return `${this.config.redisPrefix}:emulation:grant:${ticket}:${selector}`;
+    return `${this.redisSettings.prefix}:emulation:grant:${ticket}:${selector}`;
   }
 
   private proposalKey(id: string): string {
-    return `${this.config.redisPrefix}:emulation:proposal:${id}`;
+    return `${this.redisSettings.prefix}:emulation:proposal:${id}`;
   }
 }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ServiceError } from '@app/common';
-import { AppConfig } from '@app/config';
+import { ProcessSettings } from '@app/config';
 import { JobFiles } from '@app/job-files';
 import { JobStore, jobTicket, type JobRecord } from '@app/jobs';
 import type { Links } from '../common/link-builder';
@@ -21,7 +21,7 @@ export class EmulationService {
     private readonly jobs: JobStore,
     private readonly store: EmulationStore,
     private readonly proposer: ProposerClient,
-    private readonly config: AppConfig,
+    private readonly processSettings: ProcessSettings,
     private readonly files: JobFiles,
   ) {}
 
@@ -125,7 +125,7 @@ export class EmulationService {
 
   /** The ticket of the token's download. */
   private downloadTicket(token: string): string {
-    return jobTicket(this.config.secretKey, 'download', { source: token });
+    return jobTicket(this.processSettings.secretKey, 'download', { source: token });
   }
 
   private async finishedDownload(ticket: string): Promise<JobRecord<'download'>> {

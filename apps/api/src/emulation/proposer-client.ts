@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ServiceError } from '@app/common';
-import { AppConfig } from '@app/config';
+import { EmulationSettings } from './emulation.settings';
 
 /** A finished proposal: the image made from the data and the emulation environments suggested for it. */
 export interface Proposal {
@@ -23,17 +23,17 @@ export type ProposalState =
  */
 @Injectable()
 export class ProposerClient {
-  constructor(private readonly config: AppConfig) {}
+  constructor(private readonly settings: EmulationSettings) {}
 
   /** The proposer's base URL; 503 when this deployment has none (docs/behaviour.md#emulation). */
   baseUrl(): string {
-    if (!this.config.emulationApiUrl) {
+    if (!this.settings.apiUrl) {
       throw new ServiceError(
         503,
         'PresQT Error: the emulation service is not available on this server (EMULATION_API_URL is not set).',
       );
     }
-    return this.config.emulationApiUrl;
+    return this.settings.apiUrl;
   }
 
   /** Starts a proposal task for the BagIt zip at `dataUrl`; answers the task's id. */
@@ -78,7 +78,7 @@ export class ProposerClient {
   private async request(path: string, doing: string, init: RequestInit): Promise<Response> {
     const url = `${this.baseUrl()}${path}`;
     try {
-      return await fetch(url, { ...init, signal: AbortSignal.timeout(this.config.emulationTimeoutMs) });
+      return await fetch(url, { ...init, signal: AbortSignal.timeout(this.settings.timeoutMs) });
     } catch (error) {
       throw this.unreachable(error, doing);
     }
@@ -104,7 +104,7 @@ export class ProposerClient {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     const reason =
       (error as Error).name === 'TimeoutError'
-        ? `no answer within ${this.config.emulationTimeoutMs} ms`
+        ? `no answer within ${this.settings.timeoutMs} ms`
         : (cause?.code ?? cause?.message ?? (error as Error).message);
     return new ServiceError(
       502,

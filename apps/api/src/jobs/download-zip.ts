@@ -1,8 +1,7 @@
 import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
 import { ServiceError } from '@app/common';
-import type { AppConfig } from '@app/config';
-import type { JobFiles } from '@app/job-files';
+import type { JobFiles, JobFilesSettings } from '@app/job-files';
 import type { JobRecord } from '@app/jobs';
 
 const gone = () => ServiceError.notFound('PresQT Error: the zip of this download is no longer available.');
@@ -23,8 +22,7 @@ export async function downloadZip(
  * How long the presigned URL of a redirected zip download works; undefined when downloads are streamed
  * (JOB_FILES_REDIRECT unset, or a store without URLs).
  */
-export function zipRedirectSeconds(config: AppConfig): number | undefined {
-  const settings = config.jobFiles;
+export function zipRedirectSeconds(settings: JobFilesSettings): number | undefined {
   return settings.kind === 's3' && settings.redirect ? settings.urlSeconds : undefined;
 }
 

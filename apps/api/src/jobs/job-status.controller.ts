@@ -2,8 +2,8 @@ import { applyDecorators, Controller, Get, Param, Patch, Req, Res } from '@nestj
 import { ApiHeader, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ServiceError } from '@app/common';
-import { AppConfig } from '@app/config';
-import { JobFiles } from '@app/job-files';
+import { ProcessSettings } from '@app/config';
+import { JobFiles, JobFilesSettings } from '@app/job-files';
 import {
   isJobKind,
   JOB_KIND_DESCRIPTIONS,
@@ -45,7 +45,8 @@ const KIND_SPELLINGS = new Map<string, JobKind>(
 export class JobStatusController {
   constructor(
     private readonly store: JobStore,
-    private readonly config: AppConfig,
+    private readonly processSettings: ProcessSettings,
+    private readonly jobFiles: JobFilesSettings,
     private readonly files: JobFiles,
     private readonly links: LinkBuilder,
   ) {}
@@ -78,7 +79,7 @@ export class JobStatusController {
     if (format === 'zip') {
       const download = await this.find('download', request);
       if (download.status === 'finished')
-        return sendDownloadZip(this.files, download, response, zipRedirectSeconds(this.config));
+        return sendDownloadZip(this.files, download, response, zipRedirectSeconds(this.jobFiles));
     }
     const { httpStatus, body } = jobStatusResponse(await this.find(kind, request));
     response.status(httpStatus).json(withResourceLink(this.links.for(request), body));
@@ -130,7 +131,7 @@ export class JobStatusController {
     const tokens = JOB_KIND_DESCRIPTIONS[kind].tokens.map(
       (role) => [role, requiredHeader(request, TOKEN_HEADERS[role])] as const,
     );
-    return jobTicket(this.config.secretKey, kind, Object.fromEntries(tokens));
+    return jobTicket(this.processSettings.secretKey, kind, Object.fromEntries(tokens));
   }
 }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ServiceError } from '@app/common';
 import { SEARCH_FILTERS, type CollectionQuery } from '@app/connectors';
-import { AppConfig } from '@app/config';
+import { ProcessSettings } from '@app/config';
 import { jobStatusPath, jobTicket, jsonStatusPath, TokenCipher } from '@app/jobs';
 import { parseEmailOptIn } from '@app/mail';
 import { TargetsRegistry } from '@app/targets';
@@ -17,7 +17,7 @@ const TARGET_FAILURES = [502, 503, 504];
 export class ResourcesService {
   constructor(
     private readonly registry: TargetsRegistry,
-    private readonly config: AppConfig,
+    private readonly processSettings: ProcessSettings,
     private readonly jobs: JobStarter,
     private readonly cipher: TokenCipher,
   ) {}
@@ -85,7 +85,7 @@ export class ResourcesService {
     target.requireAction('resource_download');
     const session = await target.connector.open(token);
     await session.getResource(id);
-    const ticket = jobTicket(this.config.secretKey, 'download', { source: token });
+    const ticket = jobTicket(this.processSettings.secretKey, 'download', { source: token });
     await this.jobs.start('download', ticket, {
       targetName,
       resourceId: id,

@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AppConfig } from '@app/config';
+import { HttpSettings } from '../common/http.settings';
 import { AnnouncementDto } from './announcement.dto';
 
 /**
@@ -10,13 +10,13 @@ import { AnnouncementDto } from './announcement.dto';
 @ApiTags('api')
 @Controller()
 export class AnnouncementsController {
-  constructor(private readonly config: AppConfig) {}
+  constructor(private readonly settings: HttpSettings) {}
 
   @Get('announcements.json')
   @ApiOperation({ summary: 'The announcement web clients show as a banner (ANNOUNCEMENT)' })
   @ApiOkResponse({ type: AnnouncementDto })
   announcement(): AnnouncementDto {
-    const message = this.config.announcement ?? '';
+    const message = this.settings.announcement ?? '';
     return { show: message !== '', message };
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ServiceError } from '@app/common';
-import { AppConfig } from '@app/config';
+import { ProcessSettings } from '@app/config';
 import { jobTicket, jsonStatusPath, TokenCipher, type KeywordAction, type TransferPayload } from '@app/jobs';
 import { TargetsRegistry, type Target } from '@app/targets';
 import type { Links } from '../common/link-builder';
@@ -27,7 +27,7 @@ export interface TransferRequest {
 export class TransfersService {
   constructor(
     private readonly registry: TargetsRegistry,
-    private readonly config: AppConfig,
+    private readonly processSettings: ProcessSettings,
     private readonly jobs: JobStarter,
     private readonly cipher: TokenCipher,
   ) {}
@@ -55,7 +55,7 @@ export class TransfersService {
     if (containerId !== null) await requireContainer(to, containerId);
 
     const tokens = { source: sourceToken, destination: destinationToken };
-    await this.jobs.start('transfer', jobTicket(this.config.secretKey, 'transfer', tokens), {
+    await this.jobs.start('transfer', jobTicket(this.processSettings.secretKey, 'transfer', tokens), {
       sourceTargetName: source.name,
       sourceResourceId: resource.id,
       sourceToken: this.cipher.encrypt(sourceToken),

@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { AppConfig } from '@app/config';
+import { ProcessSettings } from '@app/config';
 import { removeAbandonedUploads } from '@app/job-files';
+import { JobSettings } from '@app/jobs';
 
 /**
  * Every JOB_SWEEP_MS, removes packages that an API process on this host died while receiving. Workers do
@@ -12,15 +13,18 @@ export class AbandonedUploads implements OnApplicationBootstrap, OnApplicationSh
   private readonly logger = new Logger('AbandonedUploads');
   private timer?: NodeJS.Timeout;
 
-  constructor(private readonly config: AppConfig) {}
+  constructor(
+    private readonly processSettings: ProcessSettings,
+    private readonly jobs: JobSettings,
+  ) {}
 
   onApplicationBootstrap(): void {
     const sweep = () =>
-      void removeAbandonedUploads(this.config.dataDir, this.config.jobTtlSeconds * 1000).catch(
+      void removeAbandonedUploads(this.processSettings.dataDir, this.jobs.ttlSeconds * 1000).catch(
         (error: Error) => this.logger.warn(`could not remove abandoned uploads: ${error.message}`),
       );
     sweep();
-    this.timer = setInterval(sweep, this.config.jobSweepMs);
+    this.timer = setInterval(sweep, this.jobs.sweepMs);
   }
 
   onApplicationShutdown(): void {

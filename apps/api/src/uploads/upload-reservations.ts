@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type Redis from 'ioredis';
-import { AppConfig } from '@app/config';
-import { REDIS_CLIENT, writeWhenBack } from '@app/jobs';
+import { REDIS_CLIENT, RedisSettings, writeWhenBack } from '@app/jobs';
 
 /** How long a reservation lives unless renewed: an API process that dies while receiving frees it by then. */
 const HOLD_MS = 30_000;
@@ -24,12 +23,12 @@ export interface UploadReservation {
 export class UploadReservations {
   constructor(
     @Inject(REDIS_CLIENT) private readonly redis: Redis,
-    private readonly config: AppConfig,
+    private readonly redisSettings: RedisSettings,
   ) {}
 
   /** The reservation for `ticket`, or null when another upload of the same user holds it. */
   async reserve(ticket: string): Promise<UploadReservation | null> {
-    const key = `${this.config.redisPrefix}:upload-receiving:${ticket}`;
+    const key = `${this.redisSettings.prefix}:upload-receiving:${ticket}`;
     const holder = randomUUID();
     if ((await this.redis.set(key, holder, 'PX', HOLD_MS, 'NX')) !== 'OK') return null;
     const renewal = setInterval(

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Injectable } from '@nestjs/common';
+import { PathLimits, ZipLimits } from '@app/archive';
 import { ServiceError } from '@app/common';
-import { AppConfig } from '@app/config';
+import { ProcessSettings } from '@app/config';
 import { incomingUploadsDir, JobFiles } from '@app/job-files';
 import {
   JobStore,
@@ -22,6 +23,7 @@ import { IN_PROGRESS_ERROR, JobStarter } from '../jobs/job-starter.service';
 import { inspectPackage } from './inspect-package';
 import { InspectionSlots } from './inspection-slots';
 import { UploadReservations } from './upload-reservations';
+import { UploadSettings } from './upload.settings';
 
 /** An upload start as the controller read it from the request's headers. */
 export interface UploadRequest {
@@ -42,14 +44,17 @@ export class UploadsService {
 
   constructor(
     private readonly registry: TargetsRegistry,
-    private readonly config: AppConfig,
+    private readonly processSettings: ProcessSettings,
+    private readonly settings: UploadSettings,
+    private readonly zipLimits: ZipLimits,
+    private readonly pathLimits: PathLimits,
     private readonly jobs: JobStarter,
     private readonly store: JobStore,
     private readonly cipher: TokenCipher,
     private readonly reservations: UploadReservations,
     private readonly files: JobFiles,
   ) {
-    this.inspections = new InspectionSlots(config.uploadInspections);
+    this.inspections = new InspectionSlots(settings.inspections);
   }
 
   /**
@@ -63,7 +68,7 @@ export class UploadsService {
     target.requireAction('resource_upload');
     const session = await target.connector.open(token);
     if (containerId !== null) await requireContainer(session, containerId);
-    const ticket = jobTicket(this.config.secretKey, 'upload', { destination: token });
+    const ticket = jobTicket(this.processSettings.secretKey, 'upload', { destination: token });
     // claimed before a byte of the package is read: a user's simultaneous uploads are refused at once
     const reservation = await this.reservations.reserve(ticket);
     if (!reservation || (await this.store.get('upload', ticket))?.status === 'in_progress') {
@@ -71,15 +76,15 @@ export class UploadsService {
       throw ServiceError.badRequest(IN_PROGRESS_ERROR);
     }
 
-    const incoming = join(incomingUploadsDir(this.config.dataDir), randomUUID());
+    const incoming = join(incomingUploadsDir(this.processSettings.dataDir), randomUUID());
     try {
-      const file = await receivePackage(incoming, UPLOAD_PACKAGE_FILE, this.config.maxUploadBytes);
+      const file = await receivePackage(incoming, UPLOAD_PACKAGE_FILE, this.settings.maxBytes);
       const payloadFile = join(incoming, UPLOAD_PAYLOAD_FILE);
       const bag = await this.inspections.run(() =>
         inspectPackage({
           zipFile: file,
-          limits: this.config.zipLimits,
-          pathLimits: this.config.pathLimits,
+          limits: this.zipLimits,
+          pathLimits: this.pathLimits,
           newProject: containerId === null,
           writable: target.connector,
           payloadFile,

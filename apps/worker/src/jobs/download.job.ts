@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { BagZipWriter, SOFTWARE_AGENT } from '@app/bagit';
-import { AppConfig } from '@app/config';
 import {
   isTopMetadataFile,
   readMetadataFile,
@@ -22,6 +21,7 @@ import {
   type FtsMetadata,
 } from '@app/metadata';
 import { TargetsRegistry, type Target } from '@app/targets';
+import { WorkerSettings } from '../worker.settings';
 import { countFiles } from './count-files';
 import { checksumsOfBytes, compareChecksums, FixityTally, type FixityCheck } from './fixity';
 import type { JobContext } from './job-context';
@@ -58,7 +58,7 @@ export class DownloadJob implements JobHandler<'download'> {
     private readonly targets: TargetsRegistry,
     private readonly cipher: TokenCipher,
     private readonly store: JobStore,
-    private readonly config: AppConfig,
+    private readonly worker: WorkerSettings,
     private readonly files: JobFiles,
   ) {}
 
@@ -145,7 +145,7 @@ export class DownloadJob implements JobHandler<'download'> {
     workDir: string,
   ): Promise<FtsMetadata | null> {
     let existingMetadata: FtsMetadata | null = null;
-    await runLimited(this.config.fileTransfers, session.walk(resource.id, { workDir }), async (entry) => {
+    await runLimited(this.worker.fileTransfers, session.walk(resource.id, { workDir }), async (entry) => {
       await context.checkCancelled();
       if (entry.kind === 'folder') return zip.writer.addDirectory(entry.path);
       let payloadPath = entry.path;

@@ -3,8 +3,8 @@ import { getQueueToken } from '@nestjs/bull';
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import type { Queue } from 'bull';
-import { AppConfig } from '@app/config';
-import { JOB_KINDS, JobStore, type JobRecord } from '@app/jobs';
+import { ProcessSettings } from '@app/config';
+import { JOB_KINDS, JobSettings, JobStore, type JobRecord } from '@app/jobs';
 import { directories, JobFiles, removeAbandonedUploads, removeOtherRuns } from '@app/job-files';
 import { gaveUpMessage } from './job-runner';
 
@@ -25,7 +25,8 @@ export class JobJanitor implements OnApplicationBootstrap, OnApplicationShutdown
   private timer?: NodeJS.Timeout;
 
   constructor(
-    private readonly config: AppConfig,
+    private readonly processSettings: ProcessSettings,
+    private readonly jobs: JobSettings,
     private readonly store: JobStore,
     private readonly moduleRef: ModuleRef,
     private readonly files: JobFiles,
@@ -37,7 +38,7 @@ export class JobJanitor implements OnApplicationBootstrap, OnApplicationShutdown
         (error: Error) => this.logger.warn(`housekeeping failed: ${error.message}`),
       );
     sweep();
-    this.timer = setInterval(sweep, this.config.jobSweepMs);
+    this.timer = setInterval(sweep, this.jobs.sweepMs);
   }
 
   onApplicationShutdown(): void {
@@ -47,7 +48,7 @@ export class JobJanitor implements OnApplicationBootstrap, OnApplicationShutdown
   /** Stale runs' directories on this host, and their files in the job-file store (the same with the local one). */
   async removeStaleFiles(): Promise<void> {
     for (const kind of JOB_KINDS) {
-      const kindDir = join(this.config.dataDir, 'jobs', kind);
+      const kindDir = join(this.processSettings.dataDir, 'jobs', kind);
       const tickets = new Set(await directories(kindDir));
       for await (const ticket of this.files.tickets(kind)) tickets.add(ticket);
       for (const ticket of tickets) {
@@ -58,13 +59,13 @@ export class JobJanitor implements OnApplicationBootstrap, OnApplicationShutdown
   }
 
   async removeAbandonedUploads(): Promise<void> {
-    await removeAbandonedUploads(this.config.dataDir, this.config.jobTtlSeconds * 1000);
+    await removeAbandonedUploads(this.processSettings.dataDir, this.jobs.ttlSeconds * 1000);
   }
 
   async failLostRuns(): Promise<void> {
     for await (const record of this.store.inProgress()) {
       // a run is queued within milliseconds of its start; give it a lock's length before judging
-      if (Date.now() - Date.parse(record.created_at) < this.config.jobLockMs) continue;
+      if (Date.now() - Date.parse(record.created_at) < this.jobs.lockMs) continue;
       const message = await this.lostMessage(record);
       if (message && (await this.store.endFailed(record, { statusCode: 500, message }))) {
         this.logger.warn(`failed lost ${record.kind} job ${record.run_id}`);
@@ -81,7 +82,7 @@ export class JobJanitor implements OnApplicationBootstrap, OnApplicationShutdown
     if (state === 'completed') return LOST_RUN_MESSAGE;
     if (state !== 'failed') return null;
     // the runner reports a job Bull gave up on (and emails the user); step in only if that never happened
-    if (Date.now() - (job.finishedOn ?? 0) < this.config.jobLockMs) return null;
+    if (Date.now() - (job.finishedOn ?? 0) < this.jobs.lockMs) return null;
     return gaveUpMessage(job.failedReason ?? 'unknown reason');
   }
 }

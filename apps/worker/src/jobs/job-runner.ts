@@ -11,11 +11,12 @@ import {
 } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import type { Job, Queue } from 'bull';
-import { AppConfig } from '@app/config';
-import { JobFiles, removeOtherRuns } from '@app/job-files';
+import { ProcessSettings } from '@app/config';
+import { JobFiles, removeOtherRuns, runDir } from '@app/job-files';
 import {
   cancelledEnd,
   jobTarget,
+  JobSettings,
   JobStore,
   lockSettings,
   type JobEnd,
@@ -25,6 +26,7 @@ import {
 } from '@app/jobs';
 import { jobEndedMessage, Mailer } from '@app/mail';
 import { fixityFailures, jobDuration, jobsEnded, jobsRunning, withLogContext } from '@app/observability';
+import { WorkerSettings } from '../worker.settings';
 import { IdleCollector } from './idle-collector';
 import { failureOf, JobContext, type RunLease } from './job-context';
 import { JOB_HANDLERS, type JobHandler, type JobOutcome } from './job-handler';
@@ -50,7 +52,9 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
     @Inject(JOB_HANDLERS) private readonly handlers: JobHandler[],
     private readonly moduleRef: ModuleRef,
     private readonly store: JobStore,
-    private readonly config: AppConfig,
+    private readonly processSettings: ProcessSettings,
+    private readonly jobs: JobSettings,
+    private readonly worker: WorkerSettings,
     private readonly mailer: Mailer,
     private readonly files: JobFiles,
   ) {}
@@ -62,7 +66,7 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
       // process() settles only when the queue closes; a close during start-up must not crash the worker.
       // Bull rejects it with nothing at all when the queue closes before its first job.
       queue
-        .process(this.config.jobConcurrency, (job) => this.collector.around(() => this.tracked(handler, job)))
+        .process(this.worker.jobConcurrency, (job) => this.collector.around(() => this.tracked(handler, job)))
         .catch((error: unknown) => {
           if (error instanceof Error) this.logger.warn(`${handler.kind} queue stopped: ${error.message}`);
         });
@@ -116,7 +120,7 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
 
   private async run(handler: JobHandler, job: Job<JobPayload>): Promise<void> {
     const payload = job.data;
-    const lease = { holder: randomUUID(), ttlMs: lockSettings(this.config.jobLockMs).lockDuration };
+    const lease = { holder: randomUUID(), ttlMs: lockSettings(this.jobs.lockMs).lockDuration };
     const record = this.stopping ? null : await this.leaseRun(handler, payload, lease);
     let handedBack = this.stopping;
     if (record) {
@@ -183,7 +187,7 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
     lease: RunLease,
   ): Promise<boolean> {
     this.logger.log(`running ${handler.kind} job ${record.run_id}`);
-    const workDir = this.config.jobDir(handler.kind, record.ticket, record.run_id);
+    const workDir = runDir(this.processSettings.dataDir, handler.kind, record.ticket, record.run_id);
     await mkdir(workDir, { recursive: true });
     // the user's earlier runs of this kind were replaced by this one: their files go now
     await removeOtherRuns(this.files, dirname(workDir), record, record.run_id);
@@ -248,7 +252,7 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
 
   /** A run that ended while its worker was dead: what its runs wrote goes, and its files. */
   private async takeBack(handler: JobHandler, payload: JobPayload, record: JobRecord): Promise<void> {
-    const workDir = this.config.jobDir(handler.kind, record.ticket, record.run_id);
+    const workDir = runDir(this.processSettings.dataDir, handler.kind, record.ticket, record.run_id);
     await this.takingBack(handler.kind, async () => handler.takeBackEarlierRuns?.(payload, record, workDir));
     await this.removeFiles(record, workDir);
   }
@@ -280,7 +284,7 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
     if (!record || record.run_id !== job.data.runId || !['in_progress', 'cancelled'].includes(record.status))
       return;
     const holder = randomUUID();
-    const { lockDuration } = lockSettings(this.config.jobLockMs);
+    const { lockDuration } = lockSettings(this.jobs.lockMs);
     if (!(await this.store.holdRun(record, holder, lockDuration))) return;
     try {
       await this.takeBack(handler, job.data, record);
@@ -349,6 +353,6 @@ export function gaveUpMessage(reason: string): string {
 }
 
 /** The outbox used when no SMTP server is configured. */
-export function outboxDir(config: AppConfig): string {
-  return join(config.dataDir, 'outbox');
+export function outboxDir(settings: ProcessSettings): string {
+  return join(settings.dataDir, 'outbox');
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AppConfig } from '@app/config';
+import { PathLimits } from '@app/archive';
 import {
   isTopMetadataFile,
   readMetadataFile,
@@ -12,6 +12,7 @@ import { JobStore, TokenCipher, type JobRecord, type TransferPayload, type Trans
 import { KEYWORD_ENHANCER, normalizeKeywords, resourceKeywords, type KeywordEnhancer } from '@app/keywords';
 import { newAction, type FtsAction, type FtsMetadata } from '@app/metadata';
 import { TargetsRegistry, type Target } from '@app/targets';
+import { WorkerSettings } from '../worker.settings';
 import { countFiles } from './count-files';
 import type { JobContext } from './job-context';
 import type { JobHandler, JobOutcome } from './job-handler';
@@ -54,7 +55,8 @@ export class TransferJob implements JobHandler<'transfer'> {
     private readonly targets: TargetsRegistry,
     private readonly cipher: TokenCipher,
     private readonly store: JobStore,
-    private readonly config: AppConfig,
+    private readonly worker: WorkerSettings,
+    private readonly pathLimits: PathLimits,
     @Inject(KEYWORD_ENHANCER) private readonly enhancer: KeywordEnhancer,
     private readonly evaluator: FairshareEvaluator,
   ) {}
@@ -74,7 +76,7 @@ export class TransferJob implements JobHandler<'transfer'> {
 
     const { folders } = await countFiles(from, resource.id, resource.title, context, workDir, {
       fileSizeProblem: (size) => destination.connector.fileSizeProblem?.(size) ?? null,
-      pathLimits: this.config.pathLimits,
+      pathLimits: this.pathLimits,
     });
     context.setMessage(
       `Transferring files from ${source.entry.readable_name} to ${destination.entry.readable_name}...`,
@@ -124,7 +126,7 @@ export class TransferJob implements JobHandler<'transfer'> {
       files: filesOf(from, resource, { strip, workDir }, sourceAlgorithms, sourceMetadata, context),
       context,
       store: this.store,
-      concurrency: this.config.fileTransfers,
+      concurrency: this.worker.fileTransfers,
       sourceAlgorithms,
       destinationAlgorithms: destination.connector.hashAlgorithms,
       ownContainer: place.newProject,

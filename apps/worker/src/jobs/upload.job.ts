@@ -1,9 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Injectable } from '@nestjs/common';
-import { openZip, type ZipArchive } from '@app/archive';
+import { openZip, ZipLimits, type ZipArchive } from '@app/archive';
 import { readJsonLines } from '@app/common';
-import { AppConfig } from '@app/config';
 import { JobFiles } from '@app/job-files';
 import {
   JobStore,
@@ -19,6 +18,7 @@ import {
 import { newAction, type FtsMetadata } from '@app/metadata';
 import type { ConnectorSession } from '@app/connectors';
 import { TargetsRegistry, type Target } from '@app/targets';
+import { WorkerSettings } from '../worker.settings';
 import { ingest, type IngestFile } from './ingest';
 import type { JobContext } from './job-context';
 import type { JobHandler, JobOutcome } from './job-handler';
@@ -44,7 +44,8 @@ export class UploadJob implements JobHandler<'upload'> {
     private readonly targets: TargetsRegistry,
     private readonly cipher: TokenCipher,
     private readonly store: JobStore,
-    private readonly config: AppConfig,
+    private readonly worker: WorkerSettings,
+    private readonly zipLimits: ZipLimits,
     private readonly files: JobFiles,
   ) {}
 
@@ -70,7 +71,7 @@ export class UploadJob implements JobHandler<'upload'> {
     context.setTotals(bag.files, bag.bytes);
     context.setMessage(`Uploading files to ${target.entry.readable_name}...`);
     // opened before a project is made, so that a package it can't read leaves none behind
-    const zip = await openZip(packageFile, this.config.zipLimits);
+    const zip = await openZip(packageFile, this.zipLimits);
     try {
       // cancelled while the package came: no project is made for nothing
       await context.checkCancelled();
@@ -98,7 +99,7 @@ export class UploadJob implements JobHandler<'upload'> {
       duplicate: payload.duplicate,
       context,
       store: this.store,
-      concurrency: this.config.fileTransfers,
+      concurrency: this.worker.fileTransfers,
       destinationAlgorithms: target.connector.hashAlgorithms,
       ownContainer: destination.newProject,
       ...bagFiles(upload),

@@ -1,4 +1,4 @@
-import type { UpstreamSettings } from '@app/config';
+import type { UpstreamSettings } from './upstream.settings';
 import type { IncomingHttpHeaders } from 'node:http';
 
 /** What went wrong with one attempt: an answer's status and headers, or a connection error's code. */

@@ -5,7 +5,7 @@ import { Logger } from '@nestjs/common';
 import { Agent, RetryAgent, type Dispatcher } from 'undici';
 import type { TargetStatus } from '../connector';
 import { ConnectorError } from '../connector-error';
-import type { UpstreamSettings } from '@app/config';
+import type { UpstreamSettings } from './upstream.settings';
 // the definitions alone: the rest of observability depends on the connectors
 import { upstreamRequests, upstreamRetries } from './upstream-metrics';
 import { CallWatch, type WatchedOptions } from './call-watch';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Inject, Injectable } from '@nestjs/common';
 import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
 import type Redis from 'ioredis';
-import { AppConfig } from '@app/config';
+import { ProcessSettings } from '@app/config';
 import { REDIS_CLIENT } from '@app/jobs';
 import { TargetsRegistry } from '@app/targets';
 
@@ -17,7 +17,7 @@ export class Readiness {
   constructor(
     private readonly indicators: HealthIndicatorService,
     @Inject(REDIS_CLIENT) private readonly redis: Redis,
-    private readonly config: AppConfig,
+    private readonly settings: ProcessSettings,
     private readonly targets: TargetsRegistry,
   ) {}
 
@@ -41,9 +41,9 @@ export class Readiness {
 
   async dataDirWritable(): Promise<HealthIndicatorResult> {
     const dataDir = this.indicators.check('data_dir');
-    const probe = join(this.config.dataDir, `.health-${randomUUID()}`);
+    const probe = join(this.settings.dataDir, `.health-${randomUUID()}`);
     try {
-      await mkdir(this.config.dataDir, { recursive: true });
+      await mkdir(this.settings.dataDir, { recursive: true });
       await writeFile(probe, 'ok');
       await rm(probe, { force: true });
       return dataDir.up();

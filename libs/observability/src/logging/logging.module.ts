@@ -3,7 +3,8 @@ import { DynamicModule, Module, RequestMethod } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import type { LoggerOptions } from 'pino';
 import pretty from 'pino-pretty';
-import type { AppConfig } from '@app/config';
+import type { LoadedSettings } from '@app/config';
+import { LogSettings } from './log.settings';
 import { requestIdOf } from './request-id';
 
 /** Nest's level names as pino's. */
@@ -26,9 +27,9 @@ const REDACTED = [
 ];
 
 /** The options of the process's pino logger: JSON lines, levels by name, tokens redacted. */
-export function pinoOptions(config: AppConfig, processName: string): LoggerOptions {
+export function pinoOptions(settings: LogSettings, processName: string): LoggerOptions {
   return {
-    level: PINO_LEVELS[config.logLevel],
+    level: PINO_LEVELS[settings.level],
     base: { process: processName },
     formatters: { level: (label) => ({ level: label }) },
     timestamp: () => `,"time":"${new Date().toISOString()}"`,
@@ -48,9 +49,10 @@ export function loggedUrl(url: string | undefined): string {
  */
 @Module({})
 export class LoggingModule {
-  static forRoot(config: AppConfig, processName: string): DynamicModule {
+  static forRoot(settings: LoadedSettings, processName: string): DynamicModule {
+    const logs = settings.get(LogSettings);
     const options = {
-      ...pinoOptions(config, processName),
+      ...pinoOptions(logs, processName),
       genReqId: (request: IncomingMessage, response: ServerResponse) => requestIdOf(request, response),
       // the request's other log lines carry only its id
       customAttributeKeys: { reqId: 'requestId' },
@@ -68,7 +70,7 @@ export class LoggingModule {
       module: LoggingModule,
       imports: [
         LoggerModule.forRoot({
-          pinoHttp: config.logFormat === 'pretty' ? [options, pretty({ sync: true })] : options,
+          pinoHttp: logs.format === 'pretty' ? [options, pretty({ sync: true })] : options,
           forRoutes: [{ path: '*path', method: RequestMethod.ALL }],
         }),
       ],
