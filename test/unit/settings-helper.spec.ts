@@ -110,9 +110,11 @@ describe('the settings helper', () => {
       'the worker': [PoolSettings],
     });
     expect(reference).toContain('## Pool\n\nRead by the API and the worker.\n');
-    expect(reference).toContain('| `POOL_MODE` | `safe` | how \\| it runs |');
-    expect(reference).toContain('| `POOL_HOME` | unset | where it lives |');
+    expect(reference).toContain('| `POOL_MODE` | `safe` | fast or safe | how \\| it runs |');
+    expect(reference).toContain(
+      '| `POOL_HOME` | unset | an absolute http(s) URL, such as https://pool.example.org | where it lives |',
+    );
     expect(reference).toContain('## Disk\n\nRead by the API.\n');
-    expect(reference).toContain('| `DISK_DIR` | `./disk` | the directory |');
+    expect(reference).toContain('| `DISK_DIR` | `./disk` | a path | the directory |');
   });
 });

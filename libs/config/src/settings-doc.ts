@@ -2,7 +2,8 @@ import type { AnySettingsClass } from './settings';
 
 /**
  * The tables of docs/configuration.md, from the declarations: a section for each settings class, in the
- * order the processes list them, saying which processes read it, then a row for each setting.
+ * order the processes list them, saying which processes read it, then a row for each setting (its default,
+ * the values it accepts, what it does).
  * `readers` maps a process's name ("the API") to the classes it loads.
  */
 export function settingsReference(readers: Record<string, readonly AnySettingsClass[]>): string {
@@ -18,7 +19,8 @@ function readersOf(type: AnySettingsClass, readers: Record<string, readonly AnyS
 
 function section(type: AnySettingsClass, readers: string[]): string {
   const rows = Object.values(type.declarations).map(
-    ({ env, shownDefault, doc }) => `| \`${env}\` | ${cell(shownDefault)} | ${cell(doc)} |`,
+    ({ env, shownDefault, expected, doc }) =>
+      `| \`${env}\` | ${cell(shownDefault)} | ${cell(expected)} | ${cell(doc)} |`,
   );
   const readBy = readers.length > 1 ? `${readers.slice(0, -1).join(', ')} and ${readers.at(-1)}` : readers[0];
   return [
@@ -26,8 +28,8 @@ function section(type: AnySettingsClass, readers: string[]): string {
     '',
     `Read by ${readBy}.`,
     '',
-    '| variable | default | meaning |',
-    '| --- | --- | --- |',
+    '| variable | default | accepts | meaning |',
+    '| --- | --- | --- | --- |',
     ...rows,
     '',
   ].join('\n');

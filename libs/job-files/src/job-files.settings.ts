@@ -25,7 +25,7 @@ export class JobFilesSettings extends Settings(
   {
     kind: setting.oneOf('JOB_FILES', ['local', 's3'], {
       default: 'local',
-      doc: 'where the files one side of a job leaves for the other are kept: `local` (`DATA_DIR`) or `s3` ([Multi-host](../README.md#multi-host-deployment))',
+      doc: 'where the files one side of a job leaves for the other are kept: `local` (`DATA_DIR`) or `s3` ([deployment.md](deployment.md#several-hosts))',
     }),
     bucket: setting.text('JOB_FILES_S3_BUCKET', {
       pattern: /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,

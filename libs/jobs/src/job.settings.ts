@@ -10,7 +10,7 @@ export class JobSettings extends Settings('Jobs', {
   lockMs: setting.int('JOB_LOCK_MS', {
     min: 1000,
     default: 30_000,
-    doc: "a killed worker's job is taken over by another within this (measured: 1.44 s with 1500, killed at the worst moment)",
+    doc: "a killed worker's job is taken over by another within this ([behaviour.md](behaviour.md#a-worker-that-dies))",
   }),
   sweepMs: setting.int('JOB_SWEEP_MS', {
     min: 100,

@@ -7,7 +7,7 @@ export class TargetSettings extends Settings('Targets', {
   file: setting.path('TARGETS_FILE', {
     default: join(projectRoot(), 'config', 'targets.json'),
     shownDefault: '`config/targets.json`',
-    doc: 'the targets file ([README](../README.md#the-targets-file))',
+    doc: 'the targets file ([targets-file.md](targets-file.md))',
   }),
   perPage: setting.int('PER_PAGE', {
     min: 1,
