@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PathLimits, ZipLimits } from '@app/archive';
-import { loadSettings, ProcessSettings } from '@app/config';
+import { loadSettings, ProcessSettings, type Setting } from '@app/config';
 import { UpstreamSettings } from '@app/connectors';
 import { JobFilesSettings } from '@app/job-files';
 import { JobSettings, RedisSettings } from '@app/jobs';
@@ -94,10 +94,11 @@ describe("the processes' settings", () => {
       trustProxy: undefined,
       announcement: undefined,
     });
-    expect({ ...settings.get(RedisSettings) }).toEqual({
+    expect(settings.get(RedisSettings)).toMatchObject({ prefix: 'presqt', timeoutMs: 3000 });
+    expect(settings.get(RedisSettings).address).toEqual({
+      kind: 'server',
       url: 'redis://127.0.0.1:6379',
-      prefix: 'presqt',
-      timeoutMs: 3000,
+      password: undefined,
     });
     expect(settings.get(JobSettings).ttlSeconds).toBe(24 * 3600);
     expect(settings.get(JobFilesSettings).store).toEqual({ kind: 'local' });
@@ -157,5 +158,27 @@ describe("the processes' settings", () => {
     // `npm run docs:configuration` writes the page anew; Prettier aligns its tables
     const unaligned = (page: string) => page.replace(/ *\| */g, '|').replace(/\|-+(?=\|)/g, '|-');
     expect(unaligned(readFileSync(CONFIGURATION_PAGE, 'utf8'))).toBe(unaligned(configurationPage()));
+  });
+
+  it("are in the README's summary as declared: each variable it names, with its default", () => {
+    const declared = new Map<string, Setting<unknown>>(
+      [...API_SETTINGS, ...WORKER_SETTINGS].flatMap((type) =>
+        Object.values(type.declarations).map((setting) => [setting.env, setting] as const),
+      ),
+    );
+    const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## Deploying'));
+    const rows = [...section.matchAll(/^\| (`[A-Z_]+`(?:, `[A-Z_]+`)*) +\| (.+?) +\|/gm)];
+    expect(rows.length).toBeGreaterThan(10);
+    for (const [, variables, defaults] of rows) {
+      const names = variables.split(', ').map((name) => name.replace(/`/g, ''));
+      const shown = defaults.split(', ');
+      names.forEach((name, n) =>
+        expect({ name, default: shown[shown.length === 1 ? 0 : n] }).toEqual({
+          name,
+          default: declared.get(name)?.shownDefault,
+        }),
+      );
+    }
   });
 });
