@@ -10,6 +10,7 @@ import { TargetsModule, TargetsRegistry } from '@app/targets';
 import { JOB_HANDLER_PROVIDERS } from './jobs/job-handlers';
 import { JobJanitor } from './jobs/job-janitor';
 import { JobRunner, outboxDir } from './jobs/job-runner';
+import { TargetSessions } from './jobs/target-sessions';
 import { QueueReadiness } from './queue-readiness';
 
 @Module({})
@@ -30,6 +31,7 @@ export class WorkerModule {
       ],
       providers: [
         QueueReadiness,
+        TargetSessions,
         ...JOB_HANDLER_PROVIDERS,
         {
           provide: Mailer,

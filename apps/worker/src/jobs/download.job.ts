@@ -10,7 +10,7 @@ import {
   type ResourceDetail,
 } from '@app/connectors';
 import { JobFiles } from '@app/job-files';
-import { JobStore, TokenCipher, type DownloadPayload } from '@app/jobs';
+import { JobStore, type DownloadPayload } from '@app/jobs';
 import {
   FTS_METADATA_FILE,
   INVALID_FTS_METADATA_FILE,
@@ -20,7 +20,7 @@ import {
   type FtsFileEntry,
   type FtsMetadata,
 } from '@app/metadata';
-import { TargetsRegistry, type Target } from '@app/targets';
+import type { Target } from '@app/targets';
 import { WorkerSettings } from '../worker.settings';
 import { countFiles } from './count-files';
 import { checksumsOfBytes, compareChecksums, FixityTally, type FixityCheck } from './fixity';
@@ -28,6 +28,7 @@ import type { JobContext } from './job-context';
 import type { JobHandler, JobOutcome } from './job-handler';
 import { JsonLinesWriter, meter, SpilledList } from '@app/common';
 import { runLimited } from './run-limited';
+import { TargetSessions } from './target-sessions';
 import { PartialZips, type EarlierEntry } from './zip-resume';
 
 /** In the run's directory: the metadata file's entries of the zipped files, as JSON lines. */
@@ -55,16 +56,14 @@ export class DownloadJob implements JobHandler<'download'> {
   readonly kind = 'download';
 
   constructor(
-    private readonly targets: TargetsRegistry,
-    private readonly cipher: TokenCipher,
+    private readonly sessions: TargetSessions,
     private readonly store: JobStore,
     private readonly worker: WorkerSettings,
     private readonly files: JobFiles,
   ) {}
 
   async run(payload: DownloadPayload, context: JobContext, workDir: string): Promise<JobOutcome<'download'>> {
-    const target = this.targets.require(payload.targetName);
-    const session = await target.connector.open(this.cipher.decrypt(payload.sourceToken));
+    const { target, session } = await this.sessions.open(payload.targetName, payload.sourceToken);
     const resource = await session.getResource(payload.resourceId);
     await countFiles(session, resource.id, resource.title, context, workDir);
     context.setMessage(`Downloading files from ${target.entry.readable_name}...`);

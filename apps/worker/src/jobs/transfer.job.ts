@@ -8,10 +8,10 @@ import {
   type ResourceDetail,
 } from '@app/connectors';
 import { FAIRSHARE_TEST_IDS, FairshareEvaluator } from '@app/fairshare';
-import { JobStore, TokenCipher, type JobRecord, type TransferPayload, type TransferResult } from '@app/jobs';
+import { JobStore, type JobRecord, type TransferPayload, type TransferResult } from '@app/jobs';
 import { KEYWORD_ENHANCER, normalizeKeywords, resourceKeywords, type KeywordEnhancer } from '@app/keywords';
 import { newAction, type FtsAction, type FtsMetadata } from '@app/metadata';
-import { TargetsRegistry, type Target } from '@app/targets';
+import type { Target } from '@app/targets';
 import { WorkerSettings } from '../worker.settings';
 import { countFiles } from './count-files';
 import type { JobContext } from './job-context';
@@ -25,6 +25,7 @@ import {
   type Destination,
 } from './destination';
 import { ingest, type IngestFile, type IngestReport } from './ingest';
+import { TargetSessions, type TargetSession } from './target-sessions';
 
 /** One transfer run's parts. */
 interface TransferRun {
@@ -52,8 +53,7 @@ export class TransferJob implements JobHandler<'transfer'> {
   readonly kind = 'transfer';
 
   constructor(
-    private readonly targets: TargetsRegistry,
-    private readonly cipher: TokenCipher,
+    private readonly sessions: TargetSessions,
     private readonly store: JobStore,
     private readonly worker: WorkerSettings,
     private readonly pathLimits: PathLimits,
@@ -62,16 +62,16 @@ export class TransferJob implements JobHandler<'transfer'> {
   ) {}
 
   async takeBackEarlierRuns(payload: TransferPayload, record: JobRecord, workDir: string): Promise<void> {
-    const destination = this.targets.require(payload.destinationTargetName);
-    const session = await destination.connector.open(this.cipher.decrypt(payload.destinationToken));
+    const { session } = await this.destination(payload);
     await takeBackEarlierRuns(this.store, record, session, payload.destinationResourceId, workDir);
   }
 
   async run(payload: TransferPayload, context: JobContext, workDir: string): Promise<JobOutcome<'transfer'>> {
-    const source = this.targets.require(payload.sourceTargetName);
-    const destination = this.targets.require(payload.destinationTargetName);
-    const from = await source.connector.open(this.cipher.decrypt(payload.sourceToken));
-    const to = await destination.connector.open(this.cipher.decrypt(payload.destinationToken));
+    const { target: source, session: from } = await this.sessions.open(
+      payload.sourceTargetName,
+      payload.sourceToken,
+    );
+    const { target: destination, session: to } = await this.destination(payload);
     const resource = await from.getResource(payload.sourceResourceId);
 
     const { folders } = await countFiles(from, resource.id, resource.title, context, workDir, {
@@ -94,6 +94,10 @@ export class TransferJob implements JobHandler<'transfer'> {
     const outcome = await writeOrTakeBack(context, place.writer, () => this.write(transfer));
     const evaluation = await this.evaluate(payload, context, outcome.result.destination_resource_id);
     return { ...outcome, result: { ...outcome.result, ...evaluation } };
+  }
+
+  private destination(payload: TransferPayload): Promise<TargetSession> {
+    return this.sessions.open(payload.destinationTargetName, payload.destinationToken);
   }
 
   /**

@@ -6,7 +6,6 @@ import { readJsonLines } from '@app/common';
 import { JobFiles } from '@app/job-files';
 import {
   JobStore,
-  TokenCipher,
   UPLOAD_BAG_FILE,
   UPLOAD_PACKAGE_FILE,
   UPLOAD_PAYLOAD_FILE,
@@ -17,11 +16,12 @@ import {
 } from '@app/jobs';
 import { newAction, type FtsMetadata } from '@app/metadata';
 import type { ConnectorSession } from '@app/connectors';
-import { TargetsRegistry, type Target } from '@app/targets';
+import type { Target } from '@app/targets';
 import { WorkerSettings } from '../worker.settings';
 import { ingest, type IngestFile } from './ingest';
 import type { JobContext } from './job-context';
 import type { JobHandler, JobOutcome } from './job-handler';
+import { TargetSessions, type TargetSession } from './target-sessions';
 import {
   commitWithMetadata,
   ingestResult,
@@ -41,8 +41,7 @@ export class UploadJob implements JobHandler<'upload'> {
   readonly kind = 'upload';
 
   constructor(
-    private readonly targets: TargetsRegistry,
-    private readonly cipher: TokenCipher,
+    private readonly sessions: TargetSessions,
     private readonly store: JobStore,
     private readonly worker: WorkerSettings,
     private readonly zipLimits: ZipLimits,
@@ -50,8 +49,7 @@ export class UploadJob implements JobHandler<'upload'> {
   ) {}
 
   async takeBackEarlierRuns(payload: UploadPayload, record: JobRecord, workDir: string): Promise<void> {
-    const target = this.targets.require(payload.targetName);
-    const session = await target.connector.open(this.cipher.decrypt(payload.destinationToken));
+    const { session } = await this.destination(payload);
     await takeBackEarlierRuns(this.store, record, session, payload.containerId, workDir);
   }
 
@@ -66,8 +64,7 @@ export class UploadJob implements JobHandler<'upload'> {
     await this.files.fetch(context.record, UPLOAD_PAYLOAD_FILE, payloadFile);
     await this.files.fetch(context.record, UPLOAD_PACKAGE_FILE, packageFile);
     const bag = JSON.parse(await readFile(bagFile, 'utf8')) as UploadedBag;
-    const target = this.targets.require(payload.targetName);
-    const session = await target.connector.open(this.cipher.decrypt(payload.destinationToken));
+    const { target, session } = await this.destination(payload);
     context.setTotals(bag.files, bag.bytes);
     context.setMessage(`Uploading files to ${target.entry.readable_name}...`);
     // opened before a project is made, so that a package it can't read leaves none behind
@@ -88,6 +85,10 @@ export class UploadJob implements JobHandler<'upload'> {
     } finally {
       zip.close();
     }
+  }
+
+  private destination(payload: UploadPayload): Promise<TargetSession> {
+    return this.sessions.open(payload.targetName, payload.destinationToken);
   }
 
   /** The bag's files into the destination, then its metadata file merged and everything committed. */
