@@ -7,7 +7,7 @@ import {
   type ResourceSummary,
   type ResourceWriter,
 } from '@app/connectors';
-import { mergeFtsMetadata, type FtsAction } from '@app/metadata';
+import { mergeFtsMetadata, type FtsMetadata } from '@app/metadata';
 import { JobStore, type JobKind, type JobRecord, type WriteResult } from '@app/jobs';
 import type { JobContext } from './job-context';
 import type { JobOutcome } from './job-handler';
@@ -91,20 +91,21 @@ function projectClaim(record: JobRecord): string {
 }
 
 /**
- * Records the job in the container's metadata file (its actions first, keywords united with those there;
- * docs/behaviour.md#metadata-file) and commits everything the job wrote, unless the user is cancelling it:
- * once committing, a cancel comes too late (a connector cannot always take back a commit whole).
+ * Records the job in the container's metadata file (`metadata`: the job's action over what it carried, merged
+ * into the file there: its actions first, keywords united; docs/behaviour.md#metadata-file) and commits
+ * everything the job wrote, unless the user is cancelling it: once committing, a cancel comes too late (a
+ * connector cannot always take back a commit whole).
  */
 export async function commitWithMetadata(
   destination: Destination,
   session: ConnectorSession,
   context: JobContext,
-  metadata: { actions: FtsAction[]; keywords: string[] },
+  metadata: FtsMetadata,
 ): Promise<void> {
   const existing = await findMetadataFile(session, destination.containerId);
   await writeMetadataFile(
     destination.writer,
-    mergeFtsMetadata(existing, metadata.actions, metadata.keywords),
+    mergeFtsMetadata(existing, metadata.actions, metadata.allKeywords),
   );
   await context.beginCommit();
   await destination.writer.commit();

@@ -2,13 +2,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { BagZipWriter, SOFTWARE_AGENT } from '@app/bagit';
-import {
-  isTopMetadataFile,
-  readMetadataFile,
-  type ConnectorSession,
-  type RemoteFile,
-  type ResourceDetail,
-} from '@app/connectors';
+import type { ConnectorSession, RemoteFile, ResourceDetail } from '@app/connectors';
 import { JobFiles } from '@app/job-files';
 import { JobStore, type DownloadPayload } from '@app/jobs';
 import {
@@ -29,6 +23,7 @@ import type { JobHandler, JobOutcome } from './job-handler';
 import { JsonLinesWriter, meter, SpilledList } from '@app/common';
 import { runLimited } from './run-limited';
 import { TargetSessions } from './target-sessions';
+import { WalkedResource } from './walked-resource';
 import { PartialZips, type EarlierEntry } from './zip-resume';
 
 /** In the run's directory: the metadata file's entries of the zipped files, as JSON lines. */
@@ -72,10 +67,11 @@ export class DownloadJob implements JobHandler<'download'> {
     const abort = () => void zip.writer.abort();
     context.signal.addEventListener('abort', abort);
     try {
-      const existingMetadata = await this.zipFiles(zip, session, resource, context, workDir);
+      const walked = new WalkedResource(session, resource, context, workDir);
+      await this.zipFiles(zip, walked, resource, context);
       context.setMessage('Creating PRESQT_FTS_METADATA...');
       await zip.entries.close();
-      const metadata = downloadMetadata(target, session, zip, existingMetadata);
+      const metadata = downloadMetadata(target, session, zip, walked.ownMetadata);
       await zip.writer.addTagFile(FTS_METADATA_FILE, Readable.from(ftsMetadataBytes(metadata)));
       await zip.writer.finalize();
     } catch (error) {
@@ -135,29 +131,22 @@ export class DownloadJob implements JobHandler<'download'> {
     };
   }
 
-  /** Every file of the resource into the zip; answers the resource's own metadata file when it is valid. */
+  /**
+   * Every file of the resource into the zip, but its own valid metadata file, which is merged into the bag's;
+   * an invalid one goes in under another name.
+   */
   private async zipFiles(
     zip: DownloadZip,
-    session: ConnectorSession,
+    walked: WalkedResource,
     resource: ResourceDetail,
     context: JobContext,
-    workDir: string,
-  ): Promise<FtsMetadata | null> {
-    let existingMetadata: FtsMetadata | null = null;
-    await runLimited(this.worker.fileTransfers, session.walk(resource.id, { workDir }), async (entry) => {
+  ): Promise<void> {
+    await runLimited(this.worker.fileTransfers, walked.entries(), async (entry) => {
       await context.checkCancelled();
       if (entry.kind === 'folder') return zip.writer.addDirectory(entry.path);
-      let payloadPath = entry.path;
-      if (isTopMetadataFile(entry, resource.title)) {
-        // the resource's own metadata file is merged into the new one, not copied
-        existingMetadata = await readMetadataFile(entry);
-        if (existingMetadata) {
-          context.fileFinished();
-          context.addBytes(entry.size);
-          return;
-        }
-        payloadPath = `${resource.title}/${INVALID_FTS_METADATA_FILE}`;
-      }
+      const payloadPath = walked.isOwnMetadata(entry)
+        ? `${resource.title}/${INVALID_FTS_METADATA_FILE}`
+        : entry.path;
       const file =
         (await copyFromEarlierRun(zip, entry, payloadPath, context)) ??
         (await this.fetchIntoZip(zip, entry, payloadPath, context));
@@ -165,7 +154,6 @@ export class DownloadJob implements JobHandler<'download'> {
       await zip.entries.append(file.entry);
       context.fileFinished();
     });
-    return existingMetadata;
   }
 
   /** A file fetched from the target into the zip, its checksums compared and checkpointed. */

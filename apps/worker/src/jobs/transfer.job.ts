@@ -1,16 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PathLimits } from '@app/archive';
-import {
-  isTopMetadataFile,
-  readMetadataFile,
-  type ConnectorSession,
-  type RemoteFile,
-  type ResourceDetail,
-} from '@app/connectors';
+import type { ConnectorSession, RemoteFile, ResourceDetail } from '@app/connectors';
 import { FAIRSHARE_TEST_IDS, FairshareEvaluator } from '@app/fairshare';
 import { JobStore, type JobRecord, type TransferPayload, type TransferResult } from '@app/jobs';
 import { KEYWORD_ENHANCER, normalizeKeywords, resourceKeywords, type KeywordEnhancer } from '@app/keywords';
-import { newAction, type FtsAction, type FtsMetadata } from '@app/metadata';
+import { mergeFtsMetadata, newAction, type FtsAction, type FtsMetadata } from '@app/metadata';
 import type { Target } from '@app/targets';
 import { WorkerSettings } from '../worker.settings';
 import { countFiles } from './count-files';
@@ -26,6 +20,7 @@ import {
 } from './destination';
 import { ingest, type IngestFile, type IngestReport } from './ingest';
 import { TargetSessions, type TargetSession } from './target-sessions';
+import { WalkedResource } from './walked-resource';
 
 /** One transfer run's parts. */
 interface TransferRun {
@@ -122,12 +117,12 @@ export class TransferJob implements JobHandler<'transfer'> {
   /** The source's files into the destination, then keywords and the metadata file, and the commit. */
   private async write(transfer: TransferRun): Promise<JobOutcome<'transfer'>> {
     const { payload, context, workDir, source, destination, from, to, resource, strip, place } = transfer;
-    const sourceMetadata: { value: FtsMetadata | null } = { value: null };
+    const walked = new WalkedResource(from, resource, context, workDir);
     const sourceAlgorithms = source.connector.hashAlgorithms;
     const report = await ingest({
       writer: place.writer,
       duplicate: payload.duplicate,
-      files: filesOf(from, resource, { strip, workDir }, sourceAlgorithms, sourceMetadata, context),
+      files: filesOf(walked, strip, sourceAlgorithms),
       context,
       store: this.store,
       concurrency: this.worker.fileTransfers,
@@ -139,17 +134,14 @@ export class TransferJob implements JobHandler<'transfer'> {
 
     await context.checkCancelled();
     context.setMessage('Making final metadata updates...');
-    const keywords = await this.keywordsCarried(payload, from, source, resource, sourceMetadata.value);
+    const keywords = await this.keywordsCarried(payload, from, source, resource, walked.ownMetadata);
     const carried = [...keywords.initial, ...keywords.enhanced];
     if (carried.length > 0 && destination.supports('keywords_upload')) {
       const present = await to.keywords(place.containerId).catch(() => []);
       await to.setKeywords(place.containerId, normalizeKeywords([...present, ...carried]));
     }
     const action = this.transferAction(transfer, keywords, report.files);
-    await commitWithMetadata(place, to, context, {
-      actions: [action, ...(sourceMetadata.value?.actions ?? [])],
-      keywords: [...(sourceMetadata.value?.allKeywords ?? []), ...carried],
-    });
+    await commitWithMetadata(place, to, context, mergeFtsMetadata(walked.ownMetadata, [action], carried));
     return {
       message: report.fixity.message('Transfer'),
       result: {
@@ -226,27 +218,14 @@ interface CarriedKeywords {
   enhancer: string;
 }
 
-/** The source's files as files to ingest; its own metadata file is read for merging instead. */
+/** The source's files as files to ingest (its own valid metadata file is merged instead). */
 async function* filesOf(
-  from: ConnectorSession,
-  resource: { id: string; title: string },
-  { strip, workDir }: { strip: number; workDir: string },
+  walked: WalkedResource,
+  strip: number,
   algorithms: readonly string[],
-  metadata: { value: FtsMetadata | null },
-  context: JobContext,
 ): AsyncIterable<IngestFile> {
-  for await (const entry of from.walk(resource.id, { workDir })) {
-    if (entry.kind !== 'file') continue;
-    if (isTopMetadataFile(entry, resource.title)) {
-      metadata.value = await readMetadataFile(entry);
-      if (metadata.value) {
-        // merged rather than copied, but done all the same as far as progress goes
-        context.addBytes(entry.size);
-        context.fileFinished();
-        continue;
-      }
-    }
-    yield ingestFile(entry, strip, algorithms);
+  for await (const entry of walked.entries()) {
+    if (entry.kind === 'file') yield ingestFile(entry, strip, algorithms);
   }
 }
 

@@ -14,7 +14,7 @@ import {
   type UploadedBag,
   type UploadedFile,
 } from '@app/jobs';
-import { newAction, type FtsMetadata } from '@app/metadata';
+import { mergeFtsMetadata, newAction, type FtsMetadata } from '@app/metadata';
 import type { ConnectorSession } from '@app/connectors';
 import type { Target } from '@app/targets';
 import { WorkerSettings } from '../worker.settings';
@@ -118,10 +118,7 @@ export class UploadJob implements JobHandler<'upload'> {
       files: report.files,
     });
     const uploaded = bag.metadata as FtsMetadata | null;
-    await commitWithMetadata(destination, session, context, {
-      actions: [action, ...(uploaded?.actions ?? [])],
-      keywords: uploaded?.allKeywords ?? [],
-    });
+    await commitWithMetadata(destination, session, context, mergeFtsMetadata(uploaded, [action]));
     return {
       message: report.fixity.message('Upload'),
       result: ingestResult(report, target.name, destination.containerId),
