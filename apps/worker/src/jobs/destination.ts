@@ -139,7 +139,7 @@ export async function writeOrTakeBack<K extends JobKind>(
   try {
     return { ...(await write()), takeBack };
   } catch (error) {
-    if (context.superseded || context.handedBack) throw error;
+    if (context.keepsWrites) throw error;
     await takeBack().catch((undo: unknown) => {
       logger.warn(
         `could not take back what a failed job wrote: ${undo instanceof Error ? undo.message : ''}`,

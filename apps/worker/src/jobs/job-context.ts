@@ -1,6 +1,7 @@
 import { ServiceError } from '@app/common';
 import { JobStore, percentageOf, type JobProgress, type JobRecord } from '@app/jobs';
 import { bytesMoved, filesMoved } from '@app/observability';
+import { RunStateMachine, type RunEvent, type RunState } from './run-state';
 
 /** How often progress is written, or, with nothing to write, the record checked for a cancel. */
 const TICK_MS = 400;
@@ -21,9 +22,11 @@ export interface RunLease {
 /**
  * What a running job sees of its record: progress reporting (batched, so a job with many small files does
  * not write to Redis for each one), and a signal that fires within a second of a cancel from any API process.
+ * It holds the run's state (RunStateMachine), which what it learns of the run moves.
  */
 export class JobContext {
   private readonly controller = new AbortController();
+  private readonly run = new RunStateMachine('running', () => this.controller.abort());
   private readonly progress: JobProgress = {
     files_total: 0,
     files_finished: 0,
@@ -36,8 +39,6 @@ export class JobContext {
   private flushing: Promise<void> = Promise.resolve();
   private lastChecked = 0;
   private readonly leaseTimer: NodeJS.Timeout;
-  private lost = false;
-  private handingBack = false;
 
   constructor(
     private readonly store: JobStore,
@@ -49,36 +50,29 @@ export class JobContext {
     }, TICK_MS);
     // renewed as often as Bull renews its lock, so that the lease lapses no later than the lock does
     this.leaseTimer = setInterval(() => {
+      // another worker holds it now (this one's lapsed, for example while Redis did not answer)
       this.store.holdRun(record, lease.holder, lease.ttlMs).then(
-        (held) => {
-          if (held) return;
-          this.lost = true;
-          this.controller.abort();
-        },
+        (held) => void (held || this.move('leaseLost')),
         () => undefined,
       );
     }, lease.ttlMs / 3);
   }
 
-  /**
-   * Another worker holds the run's lease now (this one's lapsed, for example while Redis did not answer): the
-   * run stops, and what it wrote stays for the run that carries on.
-   */
-  get superseded(): boolean {
-    return this.lost;
+  get state(): RunState {
+    return this.run.state;
+  }
+
+  /** Moves the run's state (see RunStateMachine); a state in which the handler must stop fires the signal. */
+  move(event: RunEvent): RunState {
+    return this.run.move(event);
   }
 
   /**
-   * The worker is stopping: the run stops at its next checkpoint as for a cancel, but the job is not ended and
-   * what it wrote stays, for the worker that resumes it.
+   * What the run wrote stays, for the run that carries it on: the worker is handing it back (it stops at its
+   * next checkpoint as for a cancel, but the job is not ended), or another worker holds it now.
    */
-  handBack(): void {
-    this.handingBack = true;
-    this.controller.abort();
-  }
-
-  get handedBack(): boolean {
-    return this.handingBack;
+  get keepsWrites(): boolean {
+    return this.state === 'handing-back' || this.state === 'superseded';
   }
 
   get signal(): AbortSignal {
@@ -104,7 +98,7 @@ export class JobContext {
    * JobCancelled when the user is cancelling it, and a cancel comes too late once this has returned.
    */
   async beginCommit(): Promise<void> {
-    if (!(await this.store.beginCommit(this.record))) this.controller.abort();
+    this.move((await this.store.beginCommit(this.record)) ? 'commit' : 'stop');
     this.throwIfCancelled();
   }
 
@@ -139,7 +133,7 @@ export class JobContext {
       job_percentage: percentageOf(this.progress),
       ...(this.message === undefined ? {} : { message: this.message }),
     });
-    if (!still) this.controller.abort();
+    if (!still) this.move('stop');
   }
 
   /** Stops the timers; pending progress is dropped (the job is ending). */
@@ -158,7 +152,7 @@ export class JobContext {
       current.status !== 'in_progress' ||
       current.cancelling
     ) {
-      this.controller.abort();
+      this.move('stop');
     }
   }
 }

@@ -19,6 +19,7 @@ import {
   JobSettings,
   JobStore,
   lockSettings,
+  type EndAnswer,
   type JobEnd,
   type JobKind,
   type JobPayload,
@@ -30,6 +31,7 @@ import { WorkerSettings } from '../worker.settings';
 import { IdleCollector } from './idle-collector';
 import { failureOf, JobContext, type RunLease } from './job-context';
 import { JOB_HANDLERS, type JobHandler, type JobOutcome } from './job-handler';
+import { RECORDED_ENDS, RunStateMachine, type RunEvent, type RunState } from './run-state';
 
 /**
  * Consumes the queues: runs each job through its handler, records how it ended, removes what a cancelled
@@ -91,7 +93,7 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
     this.stopping = true;
     await Promise.all(this.queues.map((queue) => queue.pause(true, true)));
     if (this.contexts.size > 0) this.logger.log(`handing back ${this.contexts.size} running job(s)`);
-    for (const context of this.contexts) context.handBack();
+    for (const context of this.contexts) context.move('handBack');
     await Promise.allSettled([...this.runs]);
     const requeued = Promise.all([...this.requeues.values()].map(({ queued }) => queued));
     await Promise.race([requeued, new Promise((resolve) => setTimeout(resolve, REQUEUE_WAIT_MS).unref())]);
@@ -121,18 +123,20 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
   private async run(handler: JobHandler, job: Job<JobPayload>): Promise<void> {
     const payload = job.data;
     const lease = { holder: randomUUID(), ttlMs: lockSettings(this.jobs.lockMs).lockDuration };
-    const record = this.stopping ? null : await this.leaseRun(handler, payload, lease);
-    let handedBack = this.stopping;
-    if (record) {
-      jobsRunning.inc({ kind: handler.kind });
+    const taken = this.stopping ? null : await this.leaseRun(handler, payload, lease);
+    let end: RunState | null = this.stopping ? 'handed-back' : null;
+    if (taken) {
+      const { record, state } = taken;
       try {
-        handedBack = await this.carryOut(handler, payload, record, lease);
+        end =
+          state === 'running'
+            ? await this.carryOut(handler, payload, record, lease)
+            : await this.endUnheld(handler, payload, record, state);
       } finally {
-        jobsRunning.dec({ kind: handler.kind });
         await this.store.releaseRun(record, lease.holder).catch(() => undefined);
       }
     }
-    if (!handedBack) return;
+    if (end !== 'handed-back') return;
     // the lease is free now; Bull fails the job on this error and the 'failed' listener queues it again
     let done = () => {};
     const queued = new Promise<void>((resolve) => (done = resolve));
@@ -141,17 +145,17 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
   }
 
   /**
-   * The run to carry out, once this worker holds its lease; null when there is nothing to do. A run another
-   * worker holds (Bull handed the job out twice, or its dead worker's lease has not lapsed yet) is waited for.
-   * A run cancelled while no worker carried it out (queued, or its worker died) has what its runs wrote taken
-   * back by the worker that holds the lease next, which then ends it: its own worker, if alive, took it back
-   * already, and taking back twice is harmless.
+   * The run to carry out once this worker holds its lease, and the state it starts in: `running`, or
+   * `cancelling` for a run cancelled while no worker carried it out (queued, or its worker died), whose runs'
+   * writes are taken back by the worker that holds its lease next (its own worker, if alive, took them back
+   * already, and taking back twice is harmless). Null when there is nothing to do. A run another worker holds
+   * (Bull handed the job out twice, or its dead worker's lease has not lapsed yet) is waited for.
    */
   private async leaseRun(
     handler: JobHandler,
     payload: JobPayload,
     lease: RunLease,
-  ): Promise<JobRecord | null> {
+  ): Promise<{ record: JobRecord; state: 'running' | 'cancelling' } | null> {
     const run = { kind: handler.kind, ticket: payload.ticket, run_id: payload.runId };
     const ours = (record: JobRecord | null): record is JobRecord =>
       record?.run_id === payload.runId && ['in_progress', 'cancelled'].includes(record.status);
@@ -159,10 +163,12 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
       if (await this.store.holdRun(run, lease.holder, lease.ttlMs)) {
         // read once held: a cancel that found the run held by no worker has ended it already
         const record = await this.store.get(handler.kind, payload.ticket);
-        if (ours(record) && record.status === 'in_progress' && !record.cancelling) return record;
-        if (ours(record)) await this.endCancelled(handler, payload, record);
-        await this.store.releaseRun(run, lease.holder);
-        return null;
+        if (!ours(record)) {
+          await this.store.releaseRun(run, lease.holder);
+          return null;
+        }
+        const runsOn = record.status === 'in_progress' && !record.cancelling;
+        return { record, state: runsOn ? 'running' : 'cancelling' };
       }
       // replaced by a newer run, or ended by its worker
       if (!ours(await this.store.get(handler.kind, payload.ticket))) return null;
@@ -171,21 +177,13 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
     return null;
   }
 
-  /** A run cancelled while no worker carried it out: what its runs wrote goes, then it reads as cancelled. */
-  private async endCancelled(handler: JobHandler, payload: JobPayload, record: JobRecord): Promise<void> {
-    await this.takeBack(handler, payload, record);
-    if (record.status !== 'in_progress') return;
-    if ((await this.store.end(record, cancelledEnd(handler.kind))) === 'ended')
-      await this.notify(payload, record);
-  }
-
-  /** Runs the job and records its end; true when it was handed back instead (the worker is stopping). */
+  /** Runs the job and takes it to its end (see settle); answers the end. */
   private async carryOut(
     handler: JobHandler,
     payload: JobPayload,
     record: JobRecord,
     lease: RunLease,
-  ): Promise<boolean> {
+  ): Promise<RunState> {
     this.logger.log(`running ${handler.kind} job ${record.run_id}`);
     const workDir = runDir(this.processSettings.dataDir, handler.kind, record.ticket, record.run_id);
     await mkdir(workDir, { recursive: true });
@@ -193,85 +191,114 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
     await removeOtherRuns(this.files, dirname(workDir), record, record.run_id);
     const context = new JobContext(this.store, record, lease);
     this.contexts.add(context);
+    jobsRunning.inc({ kind: handler.kind });
     const startedAt = performance.now();
-    let outcome: JobEnd | undefined;
-    let done: JobOutcome | undefined;
+    const run: EndingRun = { kind: handler.kind, record, workDir, machine: context };
     try {
-      done = await handler.run(payload, context, workDir);
+      run.outcome = await handler.run(payload, context, workDir);
       await context.flush();
-      outcome = { status: 'finished', message: done.message, result: done.result };
+      // should the store refuse the end (the user cancelled the run just as it finished), this takes it back
+      run.takeBack = run.outcome.takeBack;
+      context.move('returned');
     } catch (error) {
-      if (!context.signal.aborted) {
-        outcome = { status: 'failed', ...failureOf(error) };
-        const cause = error instanceof Error ? error.message : outcome.message;
+      run.failure = failureOf(error);
+      if (context.move('threw') === 'failing') {
+        const cause = error instanceof Error ? error.message : run.failure.message;
         this.logger.warn(`${handler.kind} ${record.run_id} failed: ${cause}`);
       }
     } finally {
       this.contexts.delete(context);
+      jobsRunning.dec({ kind: handler.kind });
       await context.close();
     }
-    // Another worker carries the run on now: the run, its files and what it wrote are its. The lease is renewed
-    // here rather than trusted from the last renewal: a worker cut off from Redis for longer than the lease (a
-    // slow failover) finds on its return that another took the run over, and must not end it under that one.
-    if (context.superseded || !(await this.store.holdRun(record, lease.holder, lease.ttlMs))) {
-      this.logger.warn(`${handler.kind} ${record.run_id} lost its lease`);
-      return false;
+    // The lease is renewed here rather than trusted from the last renewal: a worker cut off from Redis for
+    // longer than the lease (a slow failover) finds on its return that another took the run over, and must not
+    // end it under that one.
+    if (context.state !== 'superseded' && !(await this.store.holdRun(record, lease.holder, lease.ttlMs)))
+      context.move('leaseLost');
+    const end = await this.settle(run);
+    if (end === 'superseded') this.logger.warn(`${handler.kind} ${record.run_id} lost its lease`);
+    if (RECORDED_ENDS.has(end)) {
+      countEnd(handler.kind, payload, run, (performance.now() - startedAt) / 1000);
+      await this.notify(payload, run);
     }
-    if (context.handedBack && outcome === undefined) return true;
-    // stopped without an outcome: cancelled (or ended meanwhile by another process)
-    const run = { kind: handler.kind, record, workDir, takeBack: done?.takeBack };
-    const ended = await this.recordEnd(run, outcome ?? cancelledEnd(handler.kind));
-    countEnd(handler.kind, payload, ended, (performance.now() - startedAt) / 1000);
-    await this.notify(payload, record, done?.link);
-    return false;
+    return end;
   }
 
   /**
-   * Records how a run ended, once what it leaves is as the end says: a run that failed or was cancelled has
-   * its files removed first (its handler took back its writes at the target as it stopped), and one that
-   * finished as the user cancelled it has its writes taken back first too. Answers the end recorded;
-   * undefined when the run had ended already (ended by another process).
+   * Takes a run no worker carries out to its end, under its lease: one cancelled meanwhile (`cancelling`), or
+   * one Bull gave up on (`failing`). What its runs wrote goes first, then its files.
    */
-  private async recordEnd(run: EndingRun, outcome: JobEnd): Promise<JobEnd | undefined> {
-    const { kind, record, workDir, takeBack } = run;
-    if (outcome.status === 'finished') {
-      const answer = await this.store.end(record, outcome);
-      if (answer === 'ended') {
-        // with an object store, what the run leaves is in the store: its directory here was scratch
-        if (!this.files.inWorkDir) await rm(workDir, { recursive: true, force: true });
-        return outcome;
-      }
-      // cancelled between the job's last look and its end: what it wrote goes, as for any cancelled job
-      if (takeBack) await this.takingBack(kind, takeBack);
-      outcome = cancelledEnd(kind);
-    }
-    await this.removeFiles(record, workDir);
-    if (outcome.status === 'failed') return (await this.store.endFailed(record, outcome)) ?? undefined;
-    return (await this.store.end(record, outcome)) === 'ended' ? outcome : undefined;
-  }
-
-  /** A run that ended while its worker was dead: what its runs wrote goes, and its files. */
-  private async takeBack(handler: JobHandler, payload: JobPayload, record: JobRecord): Promise<void> {
+  private async endUnheld(
+    handler: JobHandler,
+    payload: JobPayload,
+    record: JobRecord,
+    state: 'cancelling' | 'failing',
+    failure?: RunFailure,
+  ): Promise<RunState> {
     const workDir = runDir(this.processSettings.dataDir, handler.kind, record.ticket, record.run_id);
-    await this.takingBack(handler.kind, async () => handler.takeBackEarlierRuns?.(payload, record, workDir));
-    await this.removeFiles(record, workDir);
+    const run: EndingRun = {
+      kind: handler.kind,
+      record,
+      workDir,
+      machine: new RunStateMachine(state),
+      failure,
+      takeBack: async () => handler.takeBackEarlierRuns?.(payload, record, workDir),
+    };
+    const end = await this.settle(run);
+    if (RECORDED_ENDS.has(end)) await this.notify(payload, run);
+    return end;
   }
 
-  /** Removes a run's files: its directory on this host and what it kept in the job-file store. */
-  private async removeFiles(record: JobRecord, workDir: string): Promise<void> {
-    await rm(workDir, { recursive: true, force: true });
-    await this.files.removeRun(record);
-  }
-
-  /** Takes back what a job wrote; a failure to do so is logged, the job's end stands. */
-  private async takingBack(kind: string, takeBack: () => Promise<void>): Promise<void> {
-    try {
-      await takeBack();
-    } catch (error) {
-      this.logger.warn(
-        `could not take back what a ${kind} wrote: ${error instanceof Error ? error.message : ''}`,
-      );
+  /**
+   * The worker's steps from a stopped run to its end, one state at a time (run-state.ts): each step does its
+   * state's work and moves the run on by the store's answer. A run that fails or is cancelled has what it
+   * wrote taken back (unless its handler did as it stopped) and its files removed before its end is recorded,
+   * so that it reads as ended only once what it leaves is as the end says.
+   */
+  private async settle(run: EndingRun): Promise<RunState> {
+    for (;;) {
+      switch (run.machine.state) {
+        case 'finishing':
+          run.machine.move(await this.record(run, { status: 'finished', ...finishedWith(run.outcome!) }));
+          break;
+        case 'failing':
+          await this.clearAway(run);
+          run.machine.move(await this.record(run, { status: 'failed', ...run.failure! }));
+          break;
+        case 'cancelling':
+          await this.clearAway(run);
+          run.machine.move(await this.record(run, cancelledEnd(run.kind)));
+          break;
+        case 'finished':
+          // with an object store, what the run leaves is in the store: its directory here was scratch
+          if (!this.files.inWorkDir) await rm(run.workDir, { recursive: true, force: true });
+          return 'finished';
+        default:
+          return run.machine.state;
+      }
     }
+  }
+
+  /** Records `end` in the store; the store's answer, as the event that moves the run on. */
+  private async record(run: EndingRun, end: JobEnd): Promise<RunEvent> {
+    const answer = await this.store.end(run.record, end);
+    if (answer === 'ended') run.recorded = end;
+    return ANSWER_EVENTS[answer];
+  }
+
+  /** What a run that does not finish leaves goes: what it wrote at the target (taken back once), its files. */
+  private async clearAway(run: EndingRun): Promise<void> {
+    const { takeBack } = run;
+    run.takeBack = undefined;
+    try {
+      await takeBack?.();
+    } catch (error) {
+      // the run's end stands all the same
+      this.logger.warn(`could not take back what a ${run.kind} wrote: ${(error as Error)?.message}`);
+    }
+    await rm(run.workDir, { recursive: true, force: true });
+    await this.files.removeRun(run.record);
   }
 
   /**
@@ -287,33 +314,30 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
     const { lockDuration } = lockSettings(this.jobs.lockMs);
     if (!(await this.store.holdRun(record, holder, lockDuration))) return;
     try {
-      await this.takeBack(handler, job.data, record);
-      if (record.status !== 'in_progress') return;
       const failure = { statusCode: 500, message: gaveUpMessage(error.message) };
-      if (await this.store.endFailed(record, failure)) await this.notify(job.data, record);
+      await this.endUnheld(handler, job.data, record, 'failing', failure);
     } finally {
       await this.store.releaseRun(record, holder).catch(() => undefined);
     }
   }
 
-  private async notify(payload: JobPayload, record: JobRecord, link?: string): Promise<void> {
-    if (!payload.email) return;
-    const final = await this.store.get(record.kind, record.ticket);
-    if (!final || final.run_id !== record.run_id || final.status === 'in_progress') return;
-    const failedFixity = final.result.failed_fixity ?? [];
+  /** Emails the user the end this worker recorded, when they asked for it. */
+  private async notify(payload: JobPayload, run: EndingRun): Promise<void> {
+    const end = run.recorded;
+    if (!payload.email || !end) return;
     try {
       await this.mailer.send({
         to: payload.email,
         ...jobEndedMessage({
-          kind: record.kind,
-          status: final.status,
-          message: final.message,
-          failedFixity,
-          link,
+          kind: run.kind,
+          status: end.status,
+          message: end.message,
+          failedFixity: failedFixityOf(end),
+          link: run.outcome?.link,
         }),
       });
     } catch (error) {
-      this.logger.warn(`could not send the ${record.kind} email: ${(error as Error).message}`);
+      this.logger.warn(`could not send the ${run.kind} email: ${(error as Error).message}`);
     }
   }
 }
@@ -328,23 +352,44 @@ class HandedBack extends Error {
   }
 }
 
-/** Counts a run that ended: as its outcome, or as cancelled when none was recorded. */
-function countEnd(kind: string, payload: JobPayload, outcome: JobEnd | undefined, seconds: number): void {
-  const status = outcome?.status ?? 'cancelled';
+/** Counts a run this worker carried out and recorded the end of. */
+function countEnd(kind: JobKind, payload: JobPayload, run: EndingRun, seconds: number): void {
+  const status = run.recorded?.status ?? 'cancelled';
   const target = jobTarget(payload);
   jobsEnded.inc({ kind, target, outcome: status });
   jobDuration.observe({ kind, outcome: status }, seconds);
-  const failedFixity = outcome?.status === 'finished' ? (outcome.result?.failed_fixity ?? []) : [];
+  const failedFixity = run.recorded ? failedFixityOf(run.recorded) : [];
   if (failedFixity.length > 0) fixityFailures.inc({ kind, target }, failedFixity.length);
 }
 
-/** A run that stopped, as recordEnd needs it. */
+function finishedWith({ message, result }: JobOutcome): { message: string; result: JobOutcome['result'] } {
+  return { message, result };
+}
+
+function failedFixityOf(end: JobEnd): string[] {
+  return end.status === 'finished' ? (end.result.failed_fixity ?? []) : [];
+}
+
+/** The event each answer of JobStore.end moves a run by. */
+const ANSWER_EVENTS: Record<EndAnswer, RunEvent> = { ended: 'recorded', cancelling: 'refused', over: 'over' };
+
+type RunFailure = { statusCode: number; message: string };
+
+/** A run on its way to its end (JobRunner.settle). */
 interface EndingRun {
   kind: JobKind;
   record: JobRecord;
   workDir: string;
-  /** takes back what the run wrote, when it finished as the user cancelled it */
+  /** the run's state: its context's, for a run carried out */
+  machine: Pick<RunStateMachine, 'state' | 'move'>;
+  /** what the handler returned, recorded once it has finished */
+  outcome?: JobOutcome;
+  /** why it failed */
+  failure?: RunFailure;
+  /** takes back what the run wrote, when it must and its handler did not */
   takeBack?: () => Promise<void>;
+  /** the end this worker recorded */
+  recorded?: JobEnd;
 }
 
 /** How a job that Bull gave up on (its workers kept dying) reads. */
