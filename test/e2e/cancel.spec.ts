@@ -292,7 +292,7 @@ describe('cancelling jobs at any moment (real API, worker and Redis)', () => {
       const kindDir = join(stack.dataDir, 'jobs', kind);
       for (const ticket of existsSync(kindDir) ? readdirSync(kindDir) : []) {
         const record = await store.get(kind, ticket);
-        const kept = record?.status === 'finished' ? `${record.run_id}/` : null;
+        const kept = record?.state === 'finished' ? `${record.runId}/` : null;
         const left = filesBelow(join(kindDir, ticket)).filter(
           (path) => kept === null || !path.startsWith(kept),
         );

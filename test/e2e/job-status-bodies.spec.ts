@@ -10,8 +10,11 @@ import { pollUntilDone } from '../support/jobs';
 import { startApp, startStack, waitForOutput, type RunningProcess, type Stack } from '../support/stack';
 
 const SECRET_KEY = 'status-bodies-test-secret';
-/** One user for each way a job is seen to end, so that each has a job of every kind of its own. */
-const USERS = ['queued', 'cancelling', 'finishing', 'failing'] as const;
+/**
+ * One user for each way a job is seen to end, so that each has a job of every kind of its own; `upgraded`'s
+ * jobs are queued in the layout the store kept before, as a deployment upgraded with jobs queued left them.
+ */
+const USERS = ['queued', 'cancelling', 'finishing', 'failing', 'upgraded'] as const;
 type User = (typeof USERS)[number];
 const tokenOf = (user: User) => `${user}-token`;
 
@@ -123,8 +126,8 @@ describe('job status bodies (real API, worker and Redis)', () => {
   });
 
   /** A finished job's body, as the status answers it; a cancel's 406 leaves out the resource's link. */
-  function finished(kind: JobKind, link: boolean): Record<string, unknown> {
-    const ticket = ticketFor(SECRET_KEY, ...Object.values(tokens(kind, 'finishing')));
+  function finished(kind: JobKind, user: User, link: boolean): Record<string, unknown> {
+    const ticket = ticketFor(SECRET_KEY, ...Object.values(tokens(kind, user)));
     const progress = (files: number, bytes: number) => ({
       status: 'finished',
       status_code: '200',
@@ -214,6 +217,9 @@ describe('job status bodies (real API, worker and Redis)', () => {
         expected(202, inProgress(`${title} is being cancelled.`)),
       );
       await store.releaseRun(run, 'a worker gone');
+
+      const upgraded = ticketFor(SECRET_KEY, ...Object.values(tokens(kind, 'upgraded')));
+      await storeAsBefore(redis, `${stack.env.REDIS_PREFIX}:job:${kind}:${upgraded}`);
       await redis.quit();
     },
     30_000,
@@ -227,8 +233,12 @@ describe('job status bodies (real API, worker and Redis)', () => {
     await waitForOutput(worker, /Worker ready/);
     for (const kind of ['download', 'upload', 'transfer'] as const) {
       const done = await pollUntilDone(stack.baseUrl, STATUS_PATHS[kind], tokens(kind, 'finishing'));
-      expect(answered(done)).toEqual(expected(200, finished(kind, true)));
-      expect(answered(await patch(kind, 'finishing'))).toEqual(expected(406, finished(kind, false)));
+      expect(answered(done)).toEqual(expected(200, finished(kind, 'finishing', true)));
+      expect(answered(await patch(kind, 'finishing'))).toEqual(
+        expected(406, finished(kind, 'finishing', false)),
+      );
+      const upgraded = await pollUntilDone(stack.baseUrl, STATUS_PATHS[kind], tokens(kind, 'upgraded'));
+      expect(answered(upgraded)).toEqual(expected(200, finished(kind, 'upgraded', true)));
 
       const failed = await pollUntilDone(stack.baseUrl, STATUS_PATHS[kind], tokens(kind, 'failing'));
       expect(answered(failed)).toEqual(
@@ -240,3 +250,28 @@ describe('job status bodies (real API, worker and Redis)', () => {
     }
   });
 });
+
+/**
+ * Rewrites a queued job's record as the store kept it before it kept what the job is: the PresQT answer's
+ * fields, status codes as JSON, every field written (test/unit/job-store-layout.spec.ts reads each state).
+ */
+async function storeAsBefore(redis: Redis, key: string): Promise<void> {
+  const now = await redis.hgetall(key);
+  await redis.del(key);
+  await redis.hset(key, {
+    kind: now.kind,
+    ticket: now.ticket,
+    run_id: now.runId,
+    status: 'in_progress',
+    status_code: 'null',
+    message: now.message,
+    job_percentage: '0',
+    files_total: '0',
+    files_finished: '0',
+    bytes_total: '0',
+    bytes_finished: '0',
+    result: now.kind === 'download' ? JSON.stringify({ ticket_number: now.ticket }) : '{}',
+    created_at: now.createdAt,
+    ended_at: '',
+  });
+}

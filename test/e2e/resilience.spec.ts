@@ -306,7 +306,7 @@ describe('jobs across killed workers', () => {
     const userDir = join(destination, 'alice');
     const before = existsSync(userDir) ? readdirSync(userDir) : [];
     const name = before.includes('Data') ? `Data (${before.length + 1})` : 'Data';
-    const claim = createHash('sha256').update(`transfer:${ticket}:${record.run_id}`).digest('hex');
+    const claim = createHash('sha256').update(`transfer:${ticket}:${record.runId}`).digest('hex');
     writeTree(userDir, { [`${name}/.presqt-claim`]: claim });
     await redis.quit();
 
@@ -358,7 +358,7 @@ describe('jobs across killed workers', () => {
     expect(await store.holdRun(record, 'a dead worker', 4000)).toBe(true);
     const userDir = join(destination, 'alice');
     const name = `Data (${readdirSync(userDir).length + 1})`;
-    const claim = createHash('sha256').update(`transfer:${ticket}:${record.run_id}`).digest('hex');
+    const claim = createHash('sha256').update(`transfer:${ticket}:${record.runId}`).digest('hex');
     writeTree(userDir, {
       [`${name}/.presqt-claim`]: claim,
       [`${name}/part-00.bin`]: 'written by the dead run',

@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 export interface JobRun {
   kind: string;
   ticket: string;
-  run_id: string;
+  runId: string;
 }
 
 /**

@@ -56,7 +56,7 @@ export class LocalJobFiles extends JobFiles {
   }
 
   private runDir(run: JobRun): string {
-    return join(this.root, run.kind, run.ticket, run.run_id);
+    return join(this.root, run.kind, run.ticket, run.runId);
   }
 
   private path(run: JobRun, name: string): string {

@@ -107,7 +107,7 @@ export class S3JobFiles extends JobFiles {
   }
 
   async removeRun(run: JobRun): Promise<void> {
-    await this.removeUnder(`${this.ticketPrefix(run.kind, run.ticket)}${run.run_id}/`);
+    await this.removeUnder(`${this.ticketPrefix(run.kind, run.ticket)}${run.runId}/`);
   }
 
   async removeRunsExcept(kind: string, ticket: string, keep: RunToKeep): Promise<void> {
@@ -130,7 +130,7 @@ export class S3JobFiles extends JobFiles {
   }
 
   private key(run: JobRun, name: string): string {
-    return `${this.ticketPrefix(run.kind, run.ticket)}${run.run_id}/${name}`;
+    return `${this.ticketPrefix(run.kind, run.ticket)}${run.runId}/${name}`;
   }
 
   private ticketPrefix(kind: string, ticket: string): string {

@@ -22,7 +22,6 @@ export interface FixityResult {
 
 export interface DownloadResult extends FixityResult {
   zip_name: string;
-  ticket_number: string;
 }
 
 /** What an upload or transfer reports of the files it wrote (docs/behaviour.md#duplicates). */
@@ -52,7 +51,7 @@ export type PayloadOf<K extends JobKind> = JobKindTypes[K]['payload'];
 export type ResultOf<K extends JobKind> = JobKindTypes[K]['result'];
 
 /** Everything about a kind that the API, the worker, the emails and the CLI need besides its types. */
-export interface JobKindDescription<K extends JobKind> {
+export interface JobKindDescription {
   /** the kind as a sentence starts it */
   title: string;
   /**
@@ -64,35 +63,27 @@ export interface JobKindDescription<K extends JobKind> {
   formats: readonly string[];
   /** other names of the kind in its status path: the PresQT web client cancels a transfer at `transfers/` */
   spellings: readonly string[];
-  /** result fields a run shows from its start */
-  openingResult(ticket: string): Partial<ResultOf<K>>;
 }
 
-const describe = <K extends JobKind>(description: JobKindDescription<K>) => description;
-
-export const JOB_KIND_DESCRIPTIONS: { [K in JobKind]: JobKindDescription<K> } = {
-  download: describe<'download'>({
+export const JOB_KIND_DESCRIPTIONS: Record<JobKind, JobKindDescription> = {
+  download: {
     title: 'Download',
     tokens: ['source'],
     formats: ['json', 'zip'],
     spellings: [],
-    // the download's start answer carries the ticket too, for the emulation service
-    openingResult: (ticket) => ({ ticket_number: ticket }),
-  }),
-  upload: describe<'upload'>({
+  },
+  upload: {
     title: 'Upload',
     tokens: ['destination'],
     formats: [],
     spellings: [],
-    openingResult: () => ({}),
-  }),
-  transfer: describe<'transfer'>({
+  },
+  transfer: {
     title: 'Transfer',
     tokens: ['source', 'destination'],
     formats: [],
     spellings: ['transfers'],
-    openingResult: () => ({}),
-  }),
+  },
 };
 
 export function isJobKind(value: string): value is JobKind {

@@ -18,7 +18,12 @@ export type JobStatusBody = {
   bytes_finished?: number;
 };
 
-export type FinishedJobStatus<K extends JobKind> = JobStatusBody & ResultOf<K>;
+/**
+ * A finished job's status: its kind's result fields, and what the API adds to them (a download's ticket, which
+ * the emulation service is given; an upload's or transfer's resource, as its Detail link).
+ */
+export type FinishedJobStatus<K extends JobKind> = JobStatusBody &
+  ResultOf<K> & { ticket_number?: string; link_to_resource?: string };
 
 /** Where the job-status endpoints are: `<kind>` (or `<kind>.<format>`) follows as the last segment. */
 export const JOB_STATUS_ROUTE = 'api_v1/job_status';

@@ -1,59 +1,63 @@
-import type { JobKind, JobStatus, JobStatusBody, ResultOf } from '@app/job-kinds';
+import type { JobKind, ResultOf } from '@app/job-kinds';
 
-export interface JobProgress {
-  files_total: number;
-  files_finished: number;
-  bytes_total: number;
-  bytes_finished: number;
+/**
+ * Where a job stands (docs/jobs.md#the-job-record). A run is `running` until it ends; `committing` once past
+ * its point of no return, where a cancel comes too late; `cancelling` once the user has cancelled it, until
+ * what it wrote is taken back and it ends `cancelled`.
+ */
+export type JobState = 'running' | 'committing' | 'cancelling' | 'finished' | 'failed' | 'cancelled';
+
+/** The states a job may move to from each; JobStore's scripts refuse every other move. */
+export const JOB_STATE_MOVES: { readonly [S in JobState]: readonly JobState[] } = {
+  // a run no worker holds and none has checkpointed (still queued) is cancelled at once
+  running: ['committing', 'cancelling', 'cancelled', 'finished', 'failed'],
+  committing: ['finished', 'failed'],
+  cancelling: ['cancelled'],
+  finished: [],
+  failed: [],
+  cancelled: [],
+};
+
+/** A job that has not ended yet: one of the states it may still move on from. */
+export function inProgress(state: JobState): boolean {
+  return JOB_STATE_MOVES[state].length > 0;
 }
 
-/** One job as the store keeps it; `result` holds the kind's result fields, all of them once finished. */
+/** How far a run has got. */
+export interface JobProgress {
+  filesTotal: number;
+  filesDone: number;
+  bytesTotal: number;
+  bytesDone: number;
+  /** 0 to 99 while the run goes on (percentageOf), 100 once it has finished */
+  percent: number;
+}
+
+/** One job as the store keeps it: what the job is, whatever the API makes of it for its clients. */
 export interface JobRecord<K extends JobKind = JobKind> extends JobProgress {
   kind: K;
   ticket: string;
   /** a new id for every start, so a late worker of an earlier run can never touch a newer one */
-  run_id: string;
-  status: JobStatus;
-  /** null while in progress; "200" finished; "499" cancelled; the upstream code (a number) on failure */
-  status_code: string | number | null;
+  runId: string;
+  state: JobState;
   message: string;
-  job_percentage: number;
-  result: Partial<ResultOf<K>>;
-  created_at: string;
-  ended_at: string | null;
-  /**
-   * The user cancelled the run while in progress: it stops, what it wrote is taken back, and only then does it
-   * end as cancelled (it shows as in progress meanwhile). Absent otherwise.
-   */
-  cancelling?: true;
-}
-
-/** What the job-status endpoints answer for a record (docs/behaviour.md#job-status): the HTTP status and the body. */
-export function jobStatusResponse(record: JobRecord): { httpStatus: number; body: JobStatusBody } {
-  const progress = {
-    files_total: record.files_total,
-    files_finished: record.files_finished,
-    bytes_total: record.bytes_total,
-    bytes_finished: record.bytes_finished,
-  };
-  const base = { status: record.status, status_code: record.status_code, message: record.message };
-  switch (record.status) {
-    case 'in_progress':
-      return { httpStatus: 202, body: { ...base, job_percentage: record.job_percentage, ...progress } };
-    case 'finished':
-      return { httpStatus: 200, body: { ...base, job_percentage: 100, ...progress, ...record.result } };
-    default:
-      return { httpStatus: 500, body: { ...base, job_percentage: record.job_percentage } };
-  }
+  /** a failed job's status code: the target's own for its errors, else 500; null in any other state */
+  failureCode: number | null;
+  /** a finished job's result fields; null in any other state */
+  result: ResultOf<K> | null;
+  /** ISO 8601 */
+  createdAt: string;
+  /** ISO 8601; null until the job has ended */
+  endedAt: string | null;
 }
 
 /** Percentage of the work done: by bytes when sizes are known, else by files; 100 only once finished. */
-export function percentageOf(progress: JobProgress): number {
+export function percentageOf(progress: Omit<JobProgress, 'percent'>): number {
   const ratio =
-    progress.bytes_total > 0
-      ? progress.bytes_finished / progress.bytes_total
-      : progress.files_total > 0
-        ? progress.files_finished / progress.files_total
+    progress.bytesTotal > 0
+      ? progress.bytesDone / progress.bytesTotal
+      : progress.filesTotal > 0
+        ? progress.filesDone / progress.filesTotal
         : 0;
   return Math.min(99, Math.floor(ratio * 100));
 }

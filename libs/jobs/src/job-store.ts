@@ -1,164 +1,87 @@
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
-import type { JobProgress, JobRecord } from './job-record';
+import { inProgress, JOB_STATE_MOVES, type JobProgress, type JobRecord, type JobState } from './job-record';
 import {
   cancelledMessage,
   cancellingMessage,
-  JOB_KIND_DESCRIPTIONS,
   startedMessage,
   type JobKind,
-  type JobStatus,
   type ResultOf,
 } from '@app/job-kinds';
 import { isRedisUnavailable, writeWhenBack } from './redis-unavailable';
 import { ReplicaConfirmation } from './replica-confirmation';
-
-/** Starts a run unless one is in progress: the one-job-per-kind-per-user rule, atomic in Redis (docs/behaviour.md#one-job-per-kind). */
-const START = `
-if redis.call('HGET', KEYS[1], 'status') == 'in_progress' then return 0 end
-redis.call('DEL', KEYS[1], KEYS[2])
-redis.call('HSET', KEYS[1], unpack(ARGV))
-return 1`;
-
-/**
- * Updates a run that is still in progress. Progress counts never go down (docs/behaviour.md#job-status): a run taken over
- * after its worker died counts again from nothing, and shows the count the dead worker reached until it
- * passes it.
- */
-const UPDATE = `
-if redis.call('HGET', KEYS[1], 'run_id') ~= ARGV[1] then return 0 end
-if redis.call('HGET', KEYS[1], 'status') ~= 'in_progress' then return 0 end
-if redis.call('HEXISTS', KEYS[1], 'cancelling') == 1 then return 0 end
-local counts = { job_percentage = true, files_finished = true, bytes_finished = true }
-for i = 2, #ARGV, 2 do
-  local value = ARGV[i + 1]
-  if counts[ARGV[i]] then
-    value = math.max(tonumber(value), tonumber(redis.call('HGET', KEYS[1], ARGV[i]) or '0'))
-  end
-  redis.call('HSET', KEYS[1], ARGV[i], value)
-end
-return 1`;
-
-/**
- * Ends a run that is still in progress and lets its record (and checkpoints) expire: 1. A run the user is
- * cancelling ends only as cancelled (ARGV[3], the outcome's status): 2 refuses any other end. 0: not in progress.
- * The same end sent again (the worker sends again a command whose answer a failover lost; its fields, the time
- * included, are the same) answers 1 as the first did, so the worker does not take it for a cancel.
- */
-const END = `
-if redis.call('HGET', KEYS[1], 'run_id') ~= ARGV[1] then return 0 end
-if redis.call('HGET', KEYS[1], 'status') ~= 'in_progress' then
-  for i = 4, #ARGV, 2 do
-    if redis.call('HGET', KEYS[1], ARGV[i]) ~= ARGV[i + 1] then return 0 end
-  end
-  return 1
-end
-if ARGV[3] ~= 'cancelled' and redis.call('HEXISTS', KEYS[1], 'cancelling') == 1 then return 2 end
-for i = 4, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
-redis.call('EXPIRE', KEYS[1], ARGV[2])
-redis.call('EXPIRE', KEYS[2], ARGV[2])
-return 1`;
-
-/**
- * A user's cancel of a run in progress (docs/behaviour.md#cancel): 1, the run goes on reading as in progress,
- * being cancelled (ARGV[3] its message), until the worker that holds it (KEYS[3], its lease) has taken back
- * what it wrote and ends it. A run no worker holds and none has checkpointed (still queued) wrote nothing:
- * 2, it ends cancelled at once (ARGV[4...], its fields). 0: not in progress, or committing (too late).
- */
-const CANCEL = `
-if redis.call('HGET', KEYS[1], 'run_id') ~= ARGV[1] then return 0 end
-if redis.call('HGET', KEYS[1], 'status') ~= 'in_progress' then return 0 end
-if redis.call('HEXISTS', KEYS[1], 'committing') == 1 then return 0 end
-if redis.call('EXISTS', KEYS[2]) == 0 and redis.call('EXISTS', KEYS[3]) == 0 then
-  for i = 4, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
-  redis.call('EXPIRE', KEYS[1], ARGV[2])
-  return 2
-end
-redis.call('HSET', KEYS[1], 'cancelling', '1', 'message', ARGV[3])
-return 1`;
-
-/** Records a checkpoint of the run that is still in progress. */
-const CHECKPOINT = `
-if redis.call('HGET', KEYS[1], 'run_id') ~= ARGV[1] then return 0 end
-if redis.call('HGET', KEYS[1], 'status') ~= 'in_progress' then return 0 end
-redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
-return 1`;
-
-/**
- * The run's point of no return, just before it commits what it wrote at the target: unless the user is
- * cancelling it, it is marked committing, and a cancel comes too late from then on.
- */
-const COMMIT = `
-if redis.call('HGET', KEYS[1], 'run_id') ~= ARGV[1] then return 0 end
-if redis.call('HGET', KEYS[1], 'status') ~= 'in_progress' then return 0 end
-if redis.call('HEXISTS', KEYS[1], 'cancelling') == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'committing', '1')
-return 1`;
-
-/** Holds a run's lease for `holder` when it is free or theirs already, for ARGV[2] milliseconds more. */
-const HOLD = `
-local current = redis.call('GET', KEYS[1])
-if current and current ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return 1`;
-
-/** Gives a run's lease up, if `holder` still has it. */
-const RELEASE = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0`;
+import { CANCEL, CHECKPOINT, END, GET, HOLD, MOVE, RELEASE, START, UPDATE } from './job-store-scripts';
 
 /** What names one run of a job. */
-type RunKey = Pick<JobRecord, 'kind' | 'ticket' | 'run_id'>;
+type RunKey = Pick<JobRecord, 'kind' | 'ticket' | 'runId'>;
 
+/** Why a run failed: the status code it reports (the target's own for its errors, else 500) and a message. */
+export interface JobFailure {
+  failureCode: number;
+  message: string;
+}
+
+/** How a run ends. */
 export type JobEnd =
-  | { status: 'finished'; message: string; result: ResultOf<JobKind> }
-  | { status: 'failed'; statusCode: number; message: string }
-  | { status: 'cancelled'; message: string };
+  | { state: 'finished'; message: string; result: ResultOf<JobKind> }
+  | ({ state: 'failed' } & JobFailure)
+  | { state: 'cancelled'; message: string };
 
-/** How an attempt to end a run went: `cancelling` refused it, the user having asked to cancel the run. */
-export type EndAnswer = 'ended' | 'cancelling' | 'over';
+/**
+ * How an attempt to end a run went: `refused` when the run is in progress but may not end so (the user is
+ * cancelling it: it ends only as cancelled), `over` when it had ended already (or is another run).
+ */
+export type EndAnswer = 'ended' | 'refused' | 'over';
 
-const END_ANSWERS: Record<number, EndAnswer> = { 0: 'over', 1: 'ended', 2: 'cancelling' };
+const END_ANSWERS: Record<number, EndAnswer> = { 0: 'over', 1: 'ended', 2: 'refused' };
 
 /** How a run the user cancelled ends. */
 export function cancelledEnd(kind: JobKind): JobEnd {
-  return { status: 'cancelled', message: cancelledMessage(kind) };
+  return { state: 'cancelled', message: cancelledMessage(kind) };
 }
 
-const START_TIMED_OUT = {
-  statusCode: 503,
+const START_TIMED_OUT: JobFailure = {
+  failureCode: 503,
   message: 'PresQT Error: the job could not be started: Redis did not answer in time.',
 };
 
 /** How often whenEnded looks. */
 const ENDED_POLL_MS = 100;
 
+/** The states a script acts from (see job-store-scripts.ts): every state a job may move to `to` from. */
+function statesBefore(to: JobState): string {
+  return JOB_STATES.filter((from) => JOB_STATE_MOVES[from].includes(to)).join(' ');
+}
+
+const JOB_STATES = Object.keys(JOB_STATE_MOVES) as JobState[];
+const IN_PROGRESS = JOB_STATES.filter(inProgress).join(' ');
+/** A run reports progress while it may still finish. */
+const REPORTING = statesBefore('finished');
+/** A run that passed its point of no return and was handed back commits again when resumed. */
+const COMMITTING_FROM = `${statesBefore('committing')} committing`;
+
+/**
+ * The progress counts that never go down (docs/behaviour.md#job-status): a run taken over after its worker
+ * died counts again from nothing, and shows the count the dead worker reached until it passes it.
+ */
+const GROWING: ReadonlySet<string> = new Set<keyof JobProgress>(['filesDone', 'bytesDone', 'percent']);
+
 /** The fields an end writes, as name, value, name, value... */
-function endPairs(outcome: JobEnd): string[] {
-  const fields = {
-    ...endFields(outcome),
-    status: outcome.status,
-    message: outcome.message,
-    ended_at: new Date().toISOString(),
+function endPairs(end: JobEnd): string[] {
+  const fields: Record<string, string> = {
+    state: end.state,
+    message: end.message,
+    endedAt: new Date().toISOString(),
   };
+  if (end.state === 'finished') Object.assign(fields, { percent: '100', result: JSON.stringify(end.result) });
+  if (end.state === 'failed') fields.failureCode = String(end.failureCode);
   return Object.entries(fields).flat();
 }
 
-/** The stored fields of each way a run can end (docs/behaviour.md#job-status). */
-function endFields(outcome: JobEnd): Record<string, string> {
-  switch (outcome.status) {
-    case 'finished':
-      return { status_code: '"200"', job_percentage: '100', result: JSON.stringify(outcome.result) };
-    case 'failed':
-      return { status_code: JSON.stringify(outcome.statusCode) };
-    case 'cancelled':
-      return { status_code: '"499"' };
-  }
-}
-
 /**
- * Job records in Redis, shared by every API and worker process. Each state change is one Lua script, so
- * concurrent starts, cancels and finishes from different processes cannot interleave.
+ * Job records in Redis, shared by every API and worker process. Each change of a job is one Lua script
+ * (job-store-scripts.ts), so concurrent starts, cancels and ends from different processes cannot interleave;
+ * the moves between a job's states are JOB_STATE_MOVES.
  */
 export class JobStore {
   constructor(
@@ -174,21 +97,22 @@ export class JobStore {
     const record: JobRecord<K> = {
       kind,
       ticket,
-      run_id: randomUUID(),
-      status: 'in_progress',
-      status_code: null,
+      runId: randomUUID(),
+      state: 'running',
       message: startedMessage(kind),
-      job_percentage: 0,
-      files_total: 0,
-      files_finished: 0,
-      bytes_total: 0,
-      bytes_finished: 0,
-      result: JOB_KIND_DESCRIPTIONS[kind].openingResult(ticket),
-      created_at: new Date().toISOString(),
-      ended_at: null,
+      filesTotal: 0,
+      filesDone: 0,
+      bytesTotal: 0,
+      bytesDone: 0,
+      percent: 0,
+      failureCode: null,
+      result: null,
+      createdAt: new Date().toISOString(),
+      endedAt: null,
     };
     try {
-      const started = await this.redis.eval(START, 2, ...this.keys(kind, ticket), ...toFields(record));
+      const keys = this.keys(kind, ticket);
+      const started = await this.redis.eval(START, 2, ...keys, IN_PROGRESS, ...toFields(record));
       return started === 1 ? record : null;
     } catch (error) {
       // A command that timed out still runs once Redis answers again, and one whose answer a lost connection
@@ -200,8 +124,7 @@ export class JobStore {
   }
 
   async get<K extends JobKind>(kind: K, ticket: string): Promise<JobRecord<K> | null> {
-    const fields = await this.redis.hgetall(this.keys(kind, ticket)[0]);
-    return fields.run_id ? (fromFields(fields) as JobRecord<K>) : null;
+    return (await this.read(this.keys(kind, ticket)[0])) as JobRecord<K> | null;
   }
 
   /**
@@ -213,38 +136,34 @@ export class JobStore {
     return remaining > 0 ? remaining : null;
   }
 
-  /** False when the run is no longer the current one in progress (cancelled, or superseded). */
-  async update(
-    record: Pick<JobRecord, 'kind' | 'ticket' | 'run_id'>,
-    changes: Partial<JobProgress> & { message?: string; job_percentage?: number },
-  ): Promise<boolean> {
-    const pairs = Object.entries(changes).flatMap(([key, value]) => [key, String(value)]);
-    if (pairs.length === 0) return true;
-    return (
-      (await this.redis.eval(
-        UPDATE,
-        1,
-        this.keys(record.kind, record.ticket)[0],
-        record.run_id,
-        ...pairs,
-      )) === 1
-    );
+  /** Writes a run's progress; false when the run is no longer one that may finish (cancelled, or superseded). */
+  async update(record: RunKey, changes: Partial<JobProgress> & { message?: string }): Promise<boolean> {
+    const entries = Object.entries(changes).filter(([, value]) => value !== undefined);
+    if (entries.length === 0) return true;
+    const growing = entries.filter(([name]) => GROWING.has(name));
+    const pairs = [...growing, ...entries.filter(([name]) => !GROWING.has(name))].flatMap(([name, value]) => [
+      name,
+      String(value),
+    ]);
+    const key = this.keys(record.kind, record.ticket)[0];
+    return (await this.redis.eval(UPDATE, 1, key, record.runId, REPORTING, growing.length, ...pairs)) === 1;
   }
 
   /**
-   * Ends the run as `outcome` when it is still in progress: `over` when it had ended already, `cancelling` when
-   * the user is cancelling it, which only a cancelled outcome ends (a run that finished must take back what it
-   * wrote first).
+   * Ends the run as `end` when it may end so (JOB_STATE_MOVES): `refused` while the user is cancelling it,
+   * which only a cancelled end ends (a run that finished must take back what it wrote first), `over` when it
+   * had ended already.
    */
-  async end(record: RunKey, outcome: JobEnd): Promise<EndAnswer> {
+  async end(record: RunKey, end: JobEnd): Promise<EndAnswer> {
     const answer = await this.redis.eval(
       END,
       2,
       ...this.keys(record.kind, record.ticket),
-      record.run_id,
+      record.runId,
+      statesBefore(end.state),
       this.ttlSeconds,
-      outcome.status,
-      ...endPairs(outcome),
+      IN_PROGRESS,
+      ...endPairs(end),
     );
     const ended = END_ANSWERS[Number(answer)];
     if (ended === 'ended') await this.confirmation.confirm(this.redis);
@@ -255,8 +174,8 @@ export class JobStore {
    * Ends a run that failed; as cancelled when the user is cancelling it (what it wrote is taken back already):
    * they were told it would be. Answers the end recorded, null when the run had ended already.
    */
-  async endFailed(record: RunKey, failure: { statusCode: number; message: string }): Promise<JobEnd | null> {
-    const failed: JobEnd = { status: 'failed', ...failure };
+  async endFailed(record: RunKey, failure: JobFailure): Promise<JobEnd | null> {
+    const failed: JobEnd = { state: 'failed', ...failure };
     const answer = await this.end(record, failed);
     if (answer === 'ended') return failed;
     if (answer === 'over') return null;
@@ -265,7 +184,7 @@ export class JobStore {
   }
 
   /** Ends a run that failed (endFailed) now, or, when Redis does not answer, as soon as the connection is back. */
-  endFailedWhenBack(record: RunKey, failure: { statusCode: number; message: string }): Promise<void> {
+  endFailedWhenBack(record: RunKey, failure: JobFailure): Promise<void> {
     return writeWhenBack(this.redis, () => this.endFailed(record, failure));
   }
 
@@ -286,8 +205,10 @@ export class JobStore {
       3,
       ...this.keys(kind, ticket),
       this.leaseKey(current),
-      current.run_id,
+      current.runId,
+      statesBefore('cancelled'),
       this.ttlSeconds,
+      'cancelling' satisfies JobState,
       cancellingMessage(kind),
       ...endPairs(cancelledEnd(kind)),
     );
@@ -299,7 +220,7 @@ export class JobStore {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const current = await this.get(record.kind, record.ticket);
-      if (current?.run_id !== record.run_id || current.status !== 'in_progress' || Date.now() >= deadline)
+      if (current?.runId !== record.runId || !inProgress(current.state) || Date.now() >= deadline)
         return current;
       await new Promise((resolve) => setTimeout(resolve, ENDED_POLL_MS));
     }
@@ -312,17 +233,23 @@ export class JobStore {
    */
   async beginCommit(record: RunKey): Promise<boolean> {
     const key = this.keys(record.kind, record.ticket)[0];
-    return (await this.redis.eval(COMMIT, 1, key, record.run_id)) === 1;
+    const committing: JobState = 'committing';
+    return (await this.redis.eval(MOVE, 1, key, record.runId, COMMITTING_FROM, 'state', committing)) === 1;
   }
 
   /** Remembers that one unit of work (a file) of the run is done, so a resumed run can skip it. */
-  async checkpoint(
-    record: Pick<JobRecord, 'kind' | 'ticket' | 'run_id'>,
-    item: string,
-    data: unknown,
-  ): Promise<boolean> {
+  async checkpoint(record: RunKey, item: string, data: unknown): Promise<boolean> {
     const keys = this.keys(record.kind, record.ticket);
-    return (await this.redis.eval(CHECKPOINT, 2, ...keys, record.run_id, item, JSON.stringify(data))) === 1;
+    const answer = await this.redis.eval(
+      CHECKPOINT,
+      2,
+      ...keys,
+      record.runId,
+      IN_PROGRESS,
+      item,
+      JSON.stringify(data),
+    );
+    return answer === 1;
   }
 
   async checkpoints<T>(record: Pick<JobRecord, 'kind' | 'ticket'>): Promise<Map<string, T>> {
@@ -349,14 +276,21 @@ export class JobStore {
     for await (const keys of stream as AsyncIterable<string[]>) {
       for (const key of keys) {
         if (key.endsWith(':checkpoints') || key.includes(':runner:')) continue;
-        const fields = await this.redis.hgetall(key);
-        if (fields.status === 'in_progress') yield fromFields(fields);
+        const record = await this.read(key);
+        if (record && inProgress(record.state)) yield record;
       }
     }
   }
 
+  private async read(key: string): Promise<JobRecord | null> {
+    const flat = (await this.redis.eval(GET, 1, key)) as string[];
+    const fields: Record<string, string> = {};
+    for (let i = 0; i < flat.length; i += 2) fields[flat[i]] = flat[i + 1];
+    return fields.runId ? fromFields(fields) : null;
+  }
+
   private leaseKey(record: RunKey): string {
-    return `${this.keys(record.kind, record.ticket)[0]}:runner:${record.run_id}`;
+    return `${this.keys(record.kind, record.ticket)[0]}:runner:${record.runId}`;
   }
 
   private keys(kind: JobKind, ticket: string): [string, string] {
@@ -365,30 +299,30 @@ export class JobStore {
   }
 }
 
+/** A record's fields, as name, value, name, value...: numbers as numbers, the result as JSON, nulls left out. */
 function toFields(record: JobRecord): string[] {
-  return Object.entries(record).flatMap(([key, value]) => [
-    key,
-    key === 'result' || key === 'status_code' ? JSON.stringify(value) : String(value ?? ''),
-  ]);
+  return Object.entries(record).flatMap(([name, value]) => {
+    if (value === null || value === undefined) return [];
+    return [name, name === 'result' ? JSON.stringify(value) : String(value)];
+  });
 }
 
 function fromFields(fields: Record<string, string>): JobRecord {
-  const number = (key: string) => Number(fields[key] ?? 0);
+  const number = (name: string) => Number(fields[name] ?? 0);
   return {
     kind: fields.kind as JobKind,
     ticket: fields.ticket ?? '',
-    run_id: fields.run_id ?? '',
-    status: fields.status as JobStatus,
-    status_code: JSON.parse(fields.status_code ?? 'null') as string | number | null,
+    runId: fields.runId ?? '',
+    state: fields.state as JobState,
     message: fields.message ?? '',
-    job_percentage: number('job_percentage'),
-    files_total: number('files_total'),
-    files_finished: number('files_finished'),
-    bytes_total: number('bytes_total'),
-    bytes_finished: number('bytes_finished'),
-    result: JSON.parse(fields.result ?? '{}') as JobRecord['result'],
-    created_at: fields.created_at ?? '',
-    ended_at: fields.ended_at || null,
-    ...(fields.cancelling ? { cancelling: true } : {}),
+    filesTotal: number('filesTotal'),
+    filesDone: number('filesDone'),
+    bytesTotal: number('bytesTotal'),
+    bytesDone: number('bytesDone'),
+    percent: number('percent'),
+    failureCode: fields.failureCode === undefined ? null : Number(fields.failureCode),
+    result: fields.result === undefined ? null : (JSON.parse(fields.result) as JobRecord['result']),
+    createdAt: fields.createdAt ?? '',
+    endedAt: fields.endedAt ?? null,
   };
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ServiceError } from '@app/common';
 import { ProcessSettings } from '@app/config';
 import { JobFiles } from '@app/job-files';
-import { JobStore, jobTicket, type JobRecord } from '@app/jobs';
+import { inProgress, JobStore, jobTicket, type JobRecord } from '@app/jobs';
 import type { Links } from '../common/link-builder';
 import { downloadZip } from '../jobs/download-zip';
 import type { ProposalDto, ProposalPendingDto, ProposalStartedDto } from './dto/emulation.dto';
@@ -49,7 +49,7 @@ export class EmulationService {
     const ttlMs = await this.jobs.expiresInMs('download', ticket);
     if (ttlMs === null) throw ServiceError.notFound(NO_DOWNLOAD);
 
-    const emulationToken = await this.store.grant(ticket, record.run_id, ttlMs);
+    const emulationToken = await this.store.grant(ticket, record.runId, ttlMs);
     const dataUrl = links.url(
       `/api_v1/services/emulation/${ticket}/?emulation_token=${encodeURIComponent(emulationToken)}`,
     );
@@ -100,7 +100,7 @@ export class EmulationService {
         "PresQT Error: 'emulation_token' is not valid for this download; each token can be used once.",
       );
     }
-    if (runId !== record.run_id || record.status !== 'finished') {
+    if (runId !== record.runId || record.state !== 'finished') {
       throw ServiceError.notFound(
         'PresQT Error: File unavailable: the download this token was made for is gone.',
       );
@@ -131,14 +131,14 @@ export class EmulationService {
   private async finishedDownload(ticket: string): Promise<JobRecord<'download'>> {
     const record = await this.jobs.get('download', ticket);
     if (!record) throw ServiceError.notFound(NO_DOWNLOAD);
-    if (record.status === 'in_progress') {
+    if (inProgress(record.state)) {
       throw ServiceError.badRequest(
         'PresQT Error: the download is still in progress; start the proposal once it has finished.',
       );
     }
-    if (record.status !== 'finished') {
+    if (record.state !== 'finished') {
       throw ServiceError.notFound(
-        `PresQT Error: this user's last download ${record.status === 'cancelled' ? 'was cancelled' : 'failed'}; download the resource again first.`,
+        `PresQT Error: this user's last download ${record.state === 'cancelled' ? 'was cancelled' : 'failed'}; download the resource again first.`,
       );
     }
     return record;

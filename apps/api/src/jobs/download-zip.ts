@@ -11,7 +11,7 @@ export async function downloadZip(
   files: JobFiles,
   record: JobRecord<'download'>,
 ): Promise<{ name: string; size: number }> {
-  const name = record.result.zip_name;
+  const name = record.result?.zip_name;
   if (name === undefined) throw gone();
   const size = await files.size(record, name);
   if (size === null) throw gone();

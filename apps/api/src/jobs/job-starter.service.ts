@@ -49,16 +49,16 @@ export class JobStarter implements OnModuleInit {
     if (!record) throw ServiceError.badRequest(IN_PROGRESS_ERROR);
     try {
       await prepare?.(record);
-      const data = { ...payload, ticket, runId: record.run_id, requestId: currentRequestId() };
+      const data = { ...payload, ticket, runId: record.runId, requestId: currentRequestId() };
       const queue = this.queues.get(kind)!;
-      await queue.add(data, { jobId: `${kind}:${ticket}:${record.run_id}` });
+      await queue.add(data, { jobId: `${kind}:${ticket}:${record.runId}` });
       // the queue entry was written after the record: a replica that has it has both
       await this.confirmation.confirm(queue.client);
       jobsStarted.inc({ kind, target: jobTarget(data as PayloadOf<K>) });
       return record;
     } catch (error) {
       const message = `PresQT Error: the job could not be started: ${(error as Error).message}`;
-      await this.store.endFailedWhenBack(record, { statusCode: 503, message });
+      await this.store.endFailedWhenBack(record, { failureCode: 503, message });
       // a Redis that stopped answering is answered as everywhere else (503 with Retry-After)
       throw error instanceof ServiceError || isRedisUnavailable(error)
         ? error

@@ -10,7 +10,6 @@ import {
   JOB_KINDS,
   JOB_STATUS_ROUTE,
   JobStore,
-  jobStatusResponse,
   jobTicket,
   TOKEN_HEADERS,
   type JobKind,
@@ -18,8 +17,9 @@ import {
 } from '@app/jobs';
 import { ApiErrors } from '../common/dto/error.dto';
 import { requiredHeader } from '../common/job-headers';
-import { LinkBuilder, type Links } from '../common/link-builder';
+import { LinkBuilder } from '../common/link-builder';
 import { sendDownloadZip, zipRedirectSeconds } from './download-zip';
+import { CANCELLED_STATUS_CODE, jobStatusAnswer } from './job-status-answer';
 
 /** Each kind, and each kind with each of its formats (`download.zip`). */
 const STATUS_ACTIONS = JOB_KINDS.flatMap((kind) => [
@@ -78,11 +78,11 @@ export class JobStatusController {
     const { kind, format } = parseAction(action);
     if (format === 'zip') {
       const download = await this.find('download', request);
-      if (download.status === 'finished')
+      if (download.state === 'finished')
         return sendDownloadZip(this.files, download, response, zipRedirectSeconds(this.jobFiles));
     }
-    const { httpStatus, body } = jobStatusResponse(await this.find(kind, request));
-    response.status(httpStatus).json(withResourceLink(this.links.for(request), body));
+    const { httpStatus, body } = jobStatusAnswer(await this.find(kind, request), this.links.for(request));
+    response.status(httpStatus).json(body);
   }
 
   @Patch(':action')
@@ -113,11 +113,12 @@ export class JobStatusController {
     // answered once the worker has taken back what the job wrote (or, too late, finished), unless that is long
     const ended = (await this.store.whenEnded(record, CANCEL_WAIT_MS)) ?? record;
     if (!accepted) {
-      response.status(406).json(jobStatusResponse(ended).body);
+      // the body of the status, without the resource's link (as the first implementation answered it)
+      response.status(406).json(jobStatusAnswer(ended).body);
       return;
     }
-    const message = ended.status === 'cancelled' ? ended.message : record.message;
-    response.status(200).json({ status_code: '499', message });
+    const message = ended.state === 'cancelled' ? ended.message : record.message;
+    response.status(200).json({ status_code: CANCELLED_STATUS_CODE, message });
   }
 
   private async find<K extends JobKind>(kind: K, request: Request) {
@@ -155,13 +156,6 @@ function TokenHeaders(): MethodDecorator {
       ApiHeader({ name, required: false, description: kindsUsing(role as TokenRole) }),
     ),
   );
-}
-
-/** A finished upload's or transfer's resource: its Detail link, as `link_to_resource` (docs/behaviour.md#links). */
-function withResourceLink(links: Links, body: Record<string, unknown>): Record<string, unknown> {
-  const { destination_target_name: target, destination_resource_id: id } = body;
-  if (typeof target !== 'string' || typeof id !== 'string') return body;
-  return { ...body, link_to_resource: links.resourceUrl(target, id) };
 }
 
 function invalidTicket(ticket: string): ServiceError {

@@ -7,6 +7,7 @@ import { ServiceError } from '@app/common';
 import { ProcessSettings } from '@app/config';
 import { incomingUploadsDir, JobFiles } from '@app/job-files';
 import {
+  inProgress,
   JobStore,
   jobTicket,
   jsonStatusPath,
@@ -71,7 +72,8 @@ export class UploadsService {
     const ticket = jobTicket(this.processSettings.secretKey, 'upload', { destination: token });
     // claimed before a byte of the package is read: a user's simultaneous uploads are refused at once
     const reservation = await this.reservations.reserve(ticket);
-    if (!reservation || (await this.store.get('upload', ticket))?.status === 'in_progress') {
+    const current = await this.store.get('upload', ticket);
+    if (!reservation || (current && inProgress(current.state))) {
       await reservation?.release();
       throw ServiceError.badRequest(IN_PROGRESS_ERROR);
     }

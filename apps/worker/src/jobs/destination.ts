@@ -87,7 +87,7 @@ async function destinationContainer(
 
 /** The claim of a job on the project it makes: the same for every run of the job, and no secret. */
 function projectClaim(record: JobRecord): string {
-  return createHash('sha256').update(`${record.kind}:${record.ticket}:${record.run_id}`).digest('hex');
+  return createHash('sha256').update(`${record.kind}:${record.ticket}:${record.runId}`).digest('hex');
 }
 
 /**

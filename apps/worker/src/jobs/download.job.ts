@@ -87,7 +87,7 @@ export class DownloadJob implements JobHandler<'download'> {
     await zip.partials.removeEarlier();
     return {
       message: zip.fixity.message('Download'),
-      result: { zip_name: zip.name, ...zip.fixity.result(), ticket_number: payload.ticket },
+      result: { zip_name: zip.name, ...zip.fixity.result() },
     };
   }
 

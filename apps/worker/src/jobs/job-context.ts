@@ -1,5 +1,5 @@
 import { ServiceError } from '@app/common';
-import { JobStore, percentageOf, type JobProgress, type JobRecord } from '@app/jobs';
+import { JobStore, percentageOf, type JobFailure, type JobProgress, type JobRecord } from '@app/jobs';
 import { bytesMoved, filesMoved } from '@app/observability';
 import { RunStateMachine, type RunEvent, type RunState } from './run-state';
 
@@ -27,11 +27,11 @@ export interface RunLease {
 export class JobContext {
   private readonly controller = new AbortController();
   private readonly run = new RunStateMachine('running', () => this.controller.abort());
-  private readonly progress: JobProgress = {
-    files_total: 0,
-    files_finished: 0,
-    bytes_total: 0,
-    bytes_finished: 0,
+  private readonly progress: Omit<JobProgress, 'percent'> = {
+    filesTotal: 0,
+    filesDone: 0,
+    bytesTotal: 0,
+    bytesDone: 0,
   };
   private message: string | undefined;
   private dirty = false;
@@ -103,19 +103,19 @@ export class JobContext {
   }
 
   setTotals(files: number, bytes: number): void {
-    this.progress.files_total = files;
-    this.progress.bytes_total = bytes;
+    this.progress.filesTotal = files;
+    this.progress.bytesTotal = bytes;
     this.dirty = true;
   }
 
   addBytes(bytes: number): void {
-    this.progress.bytes_finished += bytes;
+    this.progress.bytesDone += bytes;
     bytesMoved.inc({ kind: this.record.kind }, bytes);
     this.dirty = true;
   }
 
   fileFinished(): void {
-    this.progress.files_finished += 1;
+    this.progress.filesDone += 1;
     filesMoved.inc({ kind: this.record.kind });
     this.dirty = true;
   }
@@ -130,7 +130,7 @@ export class JobContext {
     this.dirty = false;
     const still = await this.store.update(this.record, {
       ...this.progress,
-      job_percentage: percentageOf(this.progress),
+      percent: percentageOf(this.progress),
       ...(this.message === undefined ? {} : { message: this.message }),
     });
     if (!still) this.move('stop');
@@ -148,9 +148,8 @@ export class JobContext {
     const current = await this.store.get(this.record.kind, this.record.ticket);
     if (
       !current ||
-      current.run_id !== this.record.run_id ||
-      current.status !== 'in_progress' ||
-      current.cancelling
+      current.runId !== this.record.runId ||
+      (current.state !== 'running' && current.state !== 'committing')
     ) {
       this.move('stop');
     }
@@ -158,11 +157,11 @@ export class JobContext {
 }
 
 /** The status code and message a failed job reports: the target's own for its errors, else 500. */
-export function failureOf(error: unknown): { statusCode: number; message: string } {
-  if (error instanceof ServiceError) return { statusCode: error.status, message: error.message };
+export function failureOf(error: unknown): JobFailure {
+  if (error instanceof ServiceError) return { failureCode: error.status, message: error.message };
   // a system error's message names the server's own paths: the user is told its code, the log the rest
   const system = error as NodeJS.ErrnoException | undefined;
   if (typeof system?.code === 'string' && system.syscall !== undefined)
-    return { statusCode: 500, message: `The job failed on the server (${system.code}).` };
-  return { statusCode: 500, message: `The job failed: ${system?.message ?? String(error)}` };
+    return { failureCode: 500, message: `The job failed on the server (${system.code}).` };
+  return { failureCode: 500, message: `The job failed: ${system?.message ?? String(error)}` };
 }

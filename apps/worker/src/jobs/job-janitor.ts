@@ -52,7 +52,7 @@ export class JobJanitor implements OnApplicationBootstrap, OnApplicationShutdown
       const tickets = new Set(await directories(kindDir));
       for await (const ticket of this.files.tickets(kind)) tickets.add(ticket);
       for (const ticket of tickets) {
-        const current = async () => (await this.store.get(kind, ticket))?.run_id;
+        const current = async () => (await this.store.get(kind, ticket))?.runId;
         await removeOtherRuns(this.files, join(kindDir, ticket), { kind, ticket }, current);
       }
     }
@@ -65,10 +65,10 @@ export class JobJanitor implements OnApplicationBootstrap, OnApplicationShutdown
   async failLostRuns(): Promise<void> {
     for await (const record of this.store.inProgress()) {
       // a run is queued within milliseconds of its start; give it a lock's length before judging
-      if (Date.now() - Date.parse(record.created_at) < this.jobs.lockMs) continue;
+      if (Date.now() - Date.parse(record.createdAt) < this.jobs.lockMs) continue;
       const message = await this.lostMessage(record);
-      if (message && (await this.store.endFailed(record, { statusCode: 500, message }))) {
-        this.logger.warn(`failed lost ${record.kind} job ${record.run_id}`);
+      if (message && (await this.store.endFailed(record, { failureCode: 500, message }))) {
+        this.logger.warn(`failed lost ${record.kind} job ${record.runId}`);
       }
     }
   }
@@ -76,7 +76,7 @@ export class JobJanitor implements OnApplicationBootstrap, OnApplicationShutdown
   /** Why an in-progress run is lost; null while a queue still holds it (or its failure is being reported). */
   private async lostMessage(record: JobRecord): Promise<string | null> {
     const queue = this.moduleRef.get<Queue>(getQueueToken(record.kind), { strict: false });
-    const job = await queue.getJob(`${record.kind}:${record.ticket}:${record.run_id}`);
+    const job = await queue.getJob(`${record.kind}:${record.ticket}:${record.runId}`);
     if (!job) return LOST_RUN_MESSAGE;
     const state = await job.getState();
     if (state === 'completed') return LOST_RUN_MESSAGE;

@@ -19,8 +19,10 @@ import {
   JobSettings,
   JobStore,
   lockSettings,
+  inProgress,
   type EndAnswer,
   type JobEnd,
+  type JobFailure,
   type JobKind,
   type JobPayload,
   type JobRecord,
@@ -31,7 +33,7 @@ import { WorkerSettings } from '../worker.settings';
 import { IdleCollector } from './idle-collector';
 import { failureOf, JobContext, type RunLease } from './job-context';
 import { JOB_HANDLERS, type JobHandler, type JobOutcome } from './job-handler';
-import { RECORDED_ENDS, RunStateMachine, type RunEvent, type RunState } from './run-state';
+import { RECORDED_ENDS, RunStateMachine, type RunState } from './run-state';
 
 /**
  * Consumes the queues: runs each job through its handler, records how it ended, removes what a cancelled
@@ -156,9 +158,8 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
     payload: JobPayload,
     lease: RunLease,
   ): Promise<{ record: JobRecord; state: 'running' | 'cancelling' } | null> {
-    const run = { kind: handler.kind, ticket: payload.ticket, run_id: payload.runId };
-    const ours = (record: JobRecord | null): record is JobRecord =>
-      record?.run_id === payload.runId && ['in_progress', 'cancelled'].includes(record.status);
+    const run = { kind: handler.kind, ticket: payload.ticket, runId: payload.runId };
+    const ours = (record: JobRecord | null): record is JobRecord => takenUp(record, payload.runId);
     while (!this.stopping) {
       if (await this.store.holdRun(run, lease.holder, lease.ttlMs)) {
         // read once held: a cancel that found the run held by no worker has ended it already
@@ -167,7 +168,7 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
           await this.store.releaseRun(run, lease.holder);
           return null;
         }
-        const runsOn = record.status === 'in_progress' && !record.cancelling;
+        const runsOn = record.state === 'running' || record.state === 'committing';
         return { record, state: runsOn ? 'running' : 'cancelling' };
       }
       // replaced by a newer run, or ended by its worker
@@ -184,11 +185,11 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
     record: JobRecord,
     lease: RunLease,
   ): Promise<RunState> {
-    this.logger.log(`running ${handler.kind} job ${record.run_id}`);
-    const workDir = runDir(this.processSettings.dataDir, handler.kind, record.ticket, record.run_id);
+    this.logger.log(`running ${handler.kind} job ${record.runId}`);
+    const workDir = runDir(this.processSettings.dataDir, handler.kind, record.ticket, record.runId);
     await mkdir(workDir, { recursive: true });
     // the user's earlier runs of this kind were replaced by this one: their files go now
-    await removeOtherRuns(this.files, dirname(workDir), record, record.run_id);
+    await removeOtherRuns(this.files, dirname(workDir), record, record.runId);
     const context = new JobContext(this.store, record, lease);
     this.contexts.add(context);
     jobsRunning.inc({ kind: handler.kind });
@@ -204,7 +205,7 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
       run.failure = failureOf(error);
       if (context.move('threw') === 'failing') {
         const cause = error instanceof Error ? error.message : run.failure.message;
-        this.logger.warn(`${handler.kind} ${record.run_id} failed: ${cause}`);
+        this.logger.warn(`${handler.kind} ${record.runId} failed: ${cause}`);
       }
     } finally {
       this.contexts.delete(context);
@@ -217,9 +218,9 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
     if (context.state !== 'superseded' && !(await this.store.holdRun(record, lease.holder, lease.ttlMs)))
       context.move('leaseLost');
     const end = await this.settle(run);
-    if (end === 'superseded') this.logger.warn(`${handler.kind} ${record.run_id} lost its lease`);
+    if (end === 'superseded') this.logger.warn(`${handler.kind} ${record.runId} lost its lease`);
     if (RECORDED_ENDS.has(end)) {
-      countEnd(handler.kind, payload, run, (performance.now() - startedAt) / 1000);
+      countEnd(handler.kind, payload, run.recorded!, (performance.now() - startedAt) / 1000);
       await this.notify(payload, run);
     }
     return end;
@@ -234,9 +235,9 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
     payload: JobPayload,
     record: JobRecord,
     state: 'cancelling' | 'failing',
-    failure?: RunFailure,
+    failure?: JobFailure,
   ): Promise<RunState> {
-    const workDir = runDir(this.processSettings.dataDir, handler.kind, record.ticket, record.run_id);
+    const workDir = runDir(this.processSettings.dataDir, handler.kind, record.ticket, record.runId);
     const run: EndingRun = {
       kind: handler.kind,
       record,
@@ -259,12 +260,14 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
   private async settle(run: EndingRun): Promise<RunState> {
     for (;;) {
       switch (run.machine.state) {
-        case 'finishing':
-          run.machine.move(await this.record(run, { status: 'finished', ...finishedWith(run.outcome!) }));
+        case 'finishing': {
+          const { message, result } = run.outcome!;
+          run.machine.move(await this.record(run, { state: 'finished', message, result }));
           break;
+        }
         case 'failing':
           await this.clearAway(run);
-          run.machine.move(await this.record(run, { status: 'failed', ...run.failure! }));
+          run.machine.move(await this.record(run, { state: 'failed', ...run.failure! }));
           break;
         case 'cancelling':
           await this.clearAway(run);
@@ -280,11 +283,11 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
     }
   }
 
-  /** Records `end` in the store; the store's answer, as the event that moves the run on. */
-  private async record(run: EndingRun, end: JobEnd): Promise<RunEvent> {
+  /** Records `end` in the store; the store's answer is the event that moves the run on. */
+  private async record(run: EndingRun, end: JobEnd): Promise<EndAnswer> {
     const answer = await this.store.end(run.record, end);
     if (answer === 'ended') run.recorded = end;
-    return ANSWER_EVENTS[answer];
+    return answer;
   }
 
   /** What a run that does not finish leaves goes: what it wrote at the target (taken back once), its files. */
@@ -308,13 +311,12 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
    */
   private async onGaveUp(handler: JobHandler, job: Job<JobPayload>, error: Error): Promise<void> {
     const record = await this.store.get(handler.kind, job.data.ticket);
-    if (!record || record.run_id !== job.data.runId || !['in_progress', 'cancelled'].includes(record.status))
-      return;
+    if (!takenUp(record, job.data.runId)) return;
     const holder = randomUUID();
     const { lockDuration } = lockSettings(this.jobs.lockMs);
     if (!(await this.store.holdRun(record, holder, lockDuration))) return;
     try {
-      const failure = { statusCode: 500, message: gaveUpMessage(error.message) };
+      const failure = { failureCode: 500, message: gaveUpMessage(error.message) };
       await this.endUnheld(handler, job.data, record, 'failing', failure);
     } finally {
       await this.store.releaseRun(record, holder).catch(() => undefined);
@@ -330,7 +332,7 @@ export class JobRunner implements OnApplicationBootstrap, BeforeApplicationShutd
         to: payload.email,
         ...jobEndedMessage({
           kind: run.kind,
-          status: end.status,
+          status: end.state,
           message: end.message,
           failedFixity: failedFixityOf(end),
           link: run.outcome?.link,
@@ -353,27 +355,25 @@ class HandedBack extends Error {
 }
 
 /** Counts a run this worker carried out and recorded the end of. */
-function countEnd(kind: JobKind, payload: JobPayload, run: EndingRun, seconds: number): void {
-  const status = run.recorded?.status ?? 'cancelled';
+function countEnd(kind: JobKind, payload: JobPayload, end: JobEnd, seconds: number): void {
   const target = jobTarget(payload);
-  jobsEnded.inc({ kind, target, outcome: status });
-  jobDuration.observe({ kind, outcome: status }, seconds);
-  const failedFixity = run.recorded ? failedFixityOf(run.recorded) : [];
+  jobsEnded.inc({ kind, target, outcome: end.state });
+  jobDuration.observe({ kind, outcome: end.state }, seconds);
+  const failedFixity = failedFixityOf(end);
   if (failedFixity.length > 0) fixityFailures.inc({ kind, target }, failedFixity.length);
 }
 
-function finishedWith({ message, result }: JobOutcome): { message: string; result: JobOutcome['result'] } {
-  return { message, result };
-}
-
 function failedFixityOf(end: JobEnd): string[] {
-  return end.status === 'finished' ? (end.result.failed_fixity ?? []) : [];
+  return end.state === 'finished' ? (end.result.failed_fixity ?? []) : [];
 }
 
-/** The event each answer of JobStore.end moves a run by. */
-const ANSWER_EVENTS: Record<EndAnswer, RunEvent> = { ended: 'recorded', cancelling: 'refused', over: 'over' };
-
-type RunFailure = { statusCode: number; message: string };
+/**
+ * Whether a worker that holds the run's lease takes the run up: it is the job's current run, and in progress
+ * or cancelled (what its runs wrote may still be to take back).
+ */
+function takenUp(record: JobRecord | null, runId: string): record is JobRecord {
+  return record?.runId === runId && (inProgress(record.state) || record.state === 'cancelled');
+}
 
 /** A run on its way to its end (JobRunner.settle). */
 interface EndingRun {
@@ -385,7 +385,7 @@ interface EndingRun {
   /** what the handler returned, recorded once it has finished */
   outcome?: JobOutcome;
   /** why it failed */
-  failure?: RunFailure;
+  failure?: JobFailure;
   /** takes back what the run wrote, when it must and its handler did not */
   takeBack?: () => Promise<void>;
   /** the end this worker recorded */

@@ -39,8 +39,8 @@ export type RunEvent =
   | 'returned'
   /** the handler threw */
   | 'threw'
-  /** the store recorded the end */
-  | 'recorded'
+  /** the store recorded the end (JobStore.end's answers are these three events) */
+  | 'ended'
   /** the store refused the end: the user is cancelling the run, which ends only as cancelled */
   | 'refused'
   /** the store found the run ended already */
@@ -53,9 +53,9 @@ const MOVES: { readonly [S in RunState]: Readonly<Partial<Record<RunEvent, RunSt
   // prettier-ignore
   committing: { handBack: 'handing-back', leaseLost: 'superseded', returned: 'finishing', threw: 'failing' },
   'handing-back': { leaseLost: 'superseded', returned: 'finishing', threw: 'handed-back' },
-  finishing: { leaseLost: 'superseded', recorded: 'finished', refused: 'cancelling', over: 'cancelling' },
-  failing: { leaseLost: 'superseded', recorded: 'failed', refused: 'cancelling', over: 'ended-elsewhere' },
-  cancelling: { leaseLost: 'superseded', recorded: 'cancelled', over: 'ended-elsewhere' },
+  finishing: { leaseLost: 'superseded', ended: 'finished', refused: 'cancelling', over: 'cancelling' },
+  failing: { leaseLost: 'superseded', ended: 'failed', refused: 'cancelling', over: 'ended-elsewhere' },
+  cancelling: { leaseLost: 'superseded', ended: 'cancelled', over: 'ended-elsewhere' },
   finished: {},
   failed: {},
   cancelled: {},
