@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
@@ -58,6 +59,8 @@ export class FakeAnswer {
     private readonly request: FakeRequest,
     private readonly template: string,
     private readonly fakeServer: FakeServer,
+    /** aborted when the connection closes: the fake stops waiting for a client that went */
+    private readonly closed: AbortSignal,
   ) {}
 
   /** A JSON answer, recorded for the OpenAPI check. */
@@ -110,17 +113,17 @@ export class FakeAnswer {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       for (let offset = 0; offset < chunk.length; offset += 64 << 10) {
         const piece = chunk.subarray(offset, offset + (64 << 10));
-        if (slow) await sleep(slow.delayMs);
+        if (slow) await sleep(slow.delayMs, undefined, { signal: this.closed });
         if (cut && sent + piece.length > cut.afterBytes) {
           this.res.write(piece.subarray(0, Math.max(0, cut.afterBytes - sent)));
           // let the bytes leave before the connection drops
-          await sleep(20);
+          await sleep(20, undefined, { signal: this.closed });
           this.res.socket?.destroy();
           stream.destroy();
           return;
         }
         sent += piece.length;
-        if (!this.res.write(piece)) await new Promise((resolve) => this.res.once('drain', resolve));
+        if (!this.res.write(piece)) await once(this.res, 'drain', { signal: this.closed });
       }
     }
     this.res.end();
@@ -226,8 +229,12 @@ export class FakeServer {
     const url = new URL(req.url ?? '/', 'http://fake');
     const method = (req.method ?? 'GET').toUpperCase();
     this.requests.push({ method, url: req.url ?? '/', headers: req.headers });
+    // A wait (latency, a slow body) ends when the client gives up or stop() drops the connection: a timer
+    // left running would keep the test process alive after the test ends.
+    const closing = new AbortController();
+    res.once('close', () => closing.abort());
     try {
-      if (this.latencyMs > 0) await sleep(this.latencyMs);
+      if (this.latencyMs > 0) await sleep(this.latencyMs, undefined, { signal: closing.signal });
       if (this.takeFault({ method, url }, 'reset')) {
         req.socket.destroy();
         return;
@@ -248,8 +255,10 @@ export class FakeServer {
         return;
       }
       const request = fakeRequest(req, method, url, found.params);
-      await found.route.handler(request, new FakeAnswer(res, request, found.route.template, this));
+      const answer = new FakeAnswer(res, request, found.route.template, this, closing.signal);
+      await found.route.handler(request, answer);
     } catch (error) {
+      if (closing.signal.aborted) return; // nobody is left to answer
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ message: `the fake ${this.name} failed: ${(error as Error).message}` }));
