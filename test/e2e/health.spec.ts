@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { filesystemEntry, writeTargetsFile, writeTree } from '../support/fs-fixtures';
+import { killAndWait } from '../support/processes';
 import { startRedis } from '../support/redis-server';
 import { startStack, waitForOutput, workerHealthUrl, type Stack } from '../support/stack';
 
@@ -39,7 +40,7 @@ describe('health (real API, worker and Redis)', () => {
 
   afterAll(async () => {
     await stack?.stop();
-    redis?.process.kill('SIGTERM');
+    if (redis) await killAndWait(redis.process);
   });
 
   it('are live and ready with Redis, the data directory and the targets', async () => {
@@ -56,8 +57,7 @@ describe('health (real API, worker and Redis)', () => {
 
   it('turn unready (503, JSON) while Redis is stopped, stay live, and are ready again when it returns', async () => {
     const port = Number(new URL(redis.url).port);
-    redis.process.kill('SIGTERM');
-    await new Promise((resolve) => redis.process.once('exit', resolve));
+    await killAndWait(redis.process);
     for (const [, url] of endpoints) {
       const unready = await untilStatus(url, '/health/ready', 503, 10_000);
       expect(unready.status).toBe(503);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { filesystemEntry, fsId, writeTargetsFile, writeTree } from '../support/fs-fixtures';
 import { freePort } from '../support/ports';
+import { killAndWait } from '../support/processes';
 import { startRedis, waitForPort } from '../support/redis-server';
 import { startApp, startStack, type RunningProcess, type Stack } from '../support/stack';
 
@@ -119,7 +120,7 @@ describe('rate limits while Redis does not answer (real API and Redis)', () => {
   afterAll(async () => {
     redis?.kill('SIGCONT');
     await stack?.stop();
-    redis?.kill('SIGTERM');
+    if (redis) await killAndWait(redis);
   });
 
   const list = () =>
@@ -136,8 +137,7 @@ describe('rate limits while Redis does not answer (real API and Redis)', () => {
       await list().expect(200);
       expect(Date.now() - started).toBeLessThan(FROZEN_ANSWER_MS);
     }
-    redis.kill('SIGKILL');
-    await new Promise((resolve) => redis.once('exit', resolve));
+    await killAndWait(redis, 'SIGKILL');
     for (let i = 0; i < 3; i++) {
       const started = Date.now();
       await list().expect(200);

@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
+import { killAndWait } from '../support/processes';
 import { startRedis } from '../support/redis-server';
 import { startApp, waitForOutput, type RunningProcess } from '../support/stack';
 
@@ -13,7 +14,7 @@ describe('Redis durability settings at start-up (real API and Redis)', () => {
   afterEach(async () => {
     api?.child.kill('SIGTERM');
     await api?.exited;
-    redis?.kill('SIGTERM');
+    if (redis) await killAndWait(redis);
   });
 
   /** Starts an API on a Redis of its own with `settings`; answers what it logged once it read them. */

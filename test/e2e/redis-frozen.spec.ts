@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { filesystemEntry, fsId, writeTargetsFile, writeTree } from '../support/fs-fixtures';
+import { killAndWait } from '../support/processes';
 import { startRedis } from '../support/redis-server';
 import { startStack, type Stack } from '../support/stack';
 
@@ -37,7 +38,7 @@ describe('API with a frozen Redis (real API and Redis)', () => {
   afterAll(async () => {
     redis?.kill('SIGCONT');
     await stack?.stop();
-    redis?.kill('SIGTERM');
+    if (redis) await killAndWait(redis);
   });
 
   const timed = async (call: () => Promise<request.Response>) => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import { freePort } from './ports';
+import { killAndWait } from './processes';
 import { waitForPort } from './redis-server';
 
 const NAME = 'presqt';
@@ -47,11 +48,7 @@ class DataNode {
   }
 
   kill(signal: NodeJS.Signals): Promise<void> {
-    const running = this.process;
-    if (!running || running.exitCode !== null || running.signalCode !== null) return Promise.resolve();
-    const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
-    running.kill(signal);
-    return exited;
+    return this.process ? killAndWait(this.process, signal) : Promise.resolve();
   }
 }
 
@@ -186,7 +183,7 @@ export class SentinelSet {
 
   async stop(): Promise<void> {
     await Promise.all([
-      ...this.sentinels.map(({ process }) => stopProcess(process)),
+      ...this.sentinels.map(({ process }) => killAndWait(process)),
       ...this.nodes.map((node) => node.kill('SIGTERM')),
     ]);
   }
@@ -279,11 +276,4 @@ function directClient(port: number, password: string): Redis {
   });
   client.on('error', () => undefined);
   return client;
-}
-
-function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  return exited;
 }

@@ -1,5 +1,6 @@
 import Redis from 'ioredis';
 import { isRedisUnavailable } from '@app/jobs';
+import { killAndWait } from '../support/processes';
 import { startRedis } from '../support/redis-server';
 
 /** The error a command gets from a real redis-server started with `settings`. */
@@ -13,7 +14,7 @@ async function errorOf(settings: string[], command: (redis: Redis) => Promise<un
     return error;
   } finally {
     redis.disconnect();
-    server.process.kill('SIGKILL');
+    await killAndWait(server.process, 'SIGKILL');
   }
 }
 
