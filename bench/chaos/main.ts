@@ -54,7 +54,12 @@ async function main(): Promise<void> {
   memory.stop();
   const outages = watch.stop();
 
-  const findings = verifyRuns(runs, lab.lab, lab.archive, join(ROOT, 'test', 'support', 'verify_bag.py'));
+  const findings = await verifyRuns(
+    runs,
+    lab.lab,
+    lab.archive,
+    join(ROOT, 'test', 'support', 'verify_bag.py'),
+  );
   report(runs, events, findings, memory.samples);
   reportOutages(outages);
   await stack.stop();

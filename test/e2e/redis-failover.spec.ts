@@ -247,7 +247,7 @@ describe('Redis Sentinel, the primary lost while jobs run (real Redis, sentinels
         ),
       ).toEqual([]);
       // every finished zip verifies as a bag; every write is whole and made once, nothing else at the target
-      const findings = verifyRuns(
+      const findings = await verifyRuns(
         ended,
         lab.lab,
         lab.archive,

@@ -1,11 +1,14 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { promisify } from 'node:util';
 import { treeDigests } from './fs-fixtures';
 import type { JobRun } from './user-jobs';
 
 const FTS_METADATA_FILE = 'PRESQT_FTS_METADATA.json';
+const execFileAsync = promisify(execFile);
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const fsPath = (id: string) => Buffer.from(id, 'base64url').toString('utf8');
 
@@ -27,14 +30,25 @@ export interface Findings {
   writesBroken: string[];
 }
 
-/** Checks what the jobs left: every finished zip verifies, every target holds whole writes or nothing. */
-export function verifyRuns(runs: JobRun[], lab: string, archive: string, bagVerifier: string): Findings {
+/**
+ * Checks what the jobs left: every finished zip verifies, every target holds whole writes or nothing. It holds
+ * the event loop for one run's files at a time, and the bag verifier runs as a child beside it: a test process
+ * blocked for seconds keeps connections to the API in its pool after the API has closed them as idle (5 s),
+ * and its next requests fail on them ('other side closed').
+ */
+export async function verifyRuns(
+  runs: JobRun[],
+  lab: string,
+  archive: string,
+  bagVerifier: string,
+): Promise<Findings> {
   const findings: Findings = { zipsVerified: 0, zipsBroken: 0, writesWhole: 0, writesBroken: [] };
   for (const run of runs) {
+    await nextTurn();
     if (run.kind === 'download' && run.ending === 'finished' && run.zipFile) {
       const bag = `lab_download_${Buffer.from(run.source!, 'utf8').toString('base64url')}`;
       try {
-        execFileSync('python3', [bagVerifier, run.zipFile, bag], { stdio: 'pipe' });
+        await execFileAsync('python3', [bagVerifier, run.zipFile, bag]);
         findings.zipsVerified++;
       } catch {
         findings.zipsBroken++;
