@@ -45,6 +45,11 @@ export interface ConnectorUnderTest<Options> {
    * the requested title itself where the target keeps titles as they are.
    */
   titleOf?(requested: string): string;
+  /**
+   * Whether a folder without files is kept (true unless given): Dataverse's folders are its files' paths, so
+   * there are none without files there.
+   */
+  emptyFolders?: boolean;
   /** ids of resources the user may not see (403) and that are gone (410), where the target has them */
   forbiddenId?(): Promise<string>;
   goneId?(): Promise<string>;

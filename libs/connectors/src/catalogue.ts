@@ -1,5 +1,6 @@
 import type { ConnectorDefinition } from './connector';
 import { curateNdConnector } from './curate_nd';
+import { dataverseConnector } from './dataverse';
 import { figshareConnector } from './figshare';
 import { filesystemConnector } from './filesystem';
 import { githubConnector } from './github';
@@ -16,6 +17,7 @@ export const CONNECTORS: readonly ConnectorDefinition[] = [
   gitlabConnector,
   zenodoConnector,
   figshareConnector,
+  dataverseConnector,
 ];
 
 /** Every name a targets-file entry may give in its `connector` field. */

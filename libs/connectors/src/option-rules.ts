@@ -11,7 +11,9 @@ export type OptionRule =
   | { kind: 'url list' }
   | { kind: 'boolean' }
   | { kind: 'integer'; min: number; max: number }
-  | { kind: 'one of'; values: readonly string[] };
+  | { kind: 'one of'; values: readonly string[] }
+  /** a string matching `pattern`, which `expected` words for the problem (e.g. a collection's alias) */
+  | { kind: 'text'; pattern: RegExp; expected: string };
 
 /**
  * Every problem of an entry's `options` against the rules of its connector, each naming the option. Values
@@ -46,6 +48,8 @@ function ruleProblem(value: unknown, rule: OptionRule): string | null {
       return typeof value === 'string' && rule.values.includes(value)
         ? null
         : `must be one of ${rule.values.join(', ')}`;
+    case 'text':
+      return typeof value === 'string' && rule.pattern.test(value) ? null : `must be ${rule.expected}`;
   }
 }
 

@@ -1,0 +1,2 @@
+export { dataverseConnector } from './dataverse.connector';
+export type { DataverseOptions } from './options';
