@@ -18,6 +18,7 @@ import {
 import { pollUntilDone } from '../support/jobs';
 import { startStack, type Stack } from '../support/stack';
 import { describeRemoteTarget } from './remote/describe-remote-target';
+import { osfEntry } from './remote/osf-entry';
 
 /** The targets-file entry of a Dataverse target at the fake (its name and partners are the suite's). */
 function dataverseEntry(fake: DataverseFake): Record<string, unknown> {
@@ -114,19 +115,7 @@ describe('Dataverse end to end: OSF, tabular files, zips, direct upload, locks a
     const targetsFile = writeTargetsFile([
       filesystemEntry('lab', labRoot, everyOther('lab')),
       { ...dataverseEntry(dataverse), name: 'dataverse', ...everyOther('dataverse') },
-      {
-        name: 'osf',
-        readable_name: 'OSF',
-        status_url: `${osf.api.url}/`,
-        token_url: 'https://osf.io/settings/tokens',
-        supported_actions: ALL_ACTIONS,
-        supported_hash_algorithms: ['sha256', 'md5'],
-        infinite_depth: true,
-        search_parameters: ['title', 'id', 'author', 'keywords'],
-        connector: 'osf',
-        options: { api_url: osf.api.url, files_url: osf.files.origin },
-        ...everyOther('osf'),
-      },
+      { ...osfEntry(osf), name: 'osf', ...everyOther('osf') },
     ]);
     stack = await startStack({
       env: { TARGETS_FILE: targetsFile, UPSTREAM_RETRY_BASE_MS: '20', UPSTREAM_MAX_WAIT_MS: '3000' },

@@ -1,6 +1,6 @@
 import { OsfFake, OTHER_REGION } from '../fakes/osf/osf-fake';
-import { ALL_ACTIONS } from '../support/fs-fixtures';
 import { describeRemoteTarget, type RemoteTargetUnderTest } from './remote/describe-remote-target';
+import { osfEntry } from './remote/osf-entry';
 
 /**
  * OSF with the user's projects, and those uploads make, in the default storage region or in another one,
@@ -14,21 +14,7 @@ async function osfTarget(region?: string): Promise<RemoteTargetUnderTest> {
   return {
     // WaterButler of the projects' region serves and takes the files
     fake: region ? fake.regionalFiles : fake.files,
-    entry: {
-      readable_name: 'OSF',
-      status_url: `${fake.api.url}/`,
-      token_url: 'https://osf.io/settings/tokens',
-      supported_actions: ALL_ACTIONS,
-      supported_hash_algorithms: ['sha256', 'md5'],
-      infinite_depth: true,
-      search_parameters: ['title', 'id', 'author', 'keywords'],
-      connector: 'osf',
-      options: {
-        api_url: fake.api.url,
-        files_url: fake.files.origin,
-        ...(region ? { files_urls: [fake.regionalFiles.origin] } : {}),
-      },
-    },
+    entry: osfEntry(fake, region ? [fake.regionalFiles.origin] : undefined),
     token: 'alice-osf-token',
     badToken: 'mallory-token',
     seedProject: async (title, files) => fake.addProject(alice, title, files).id,

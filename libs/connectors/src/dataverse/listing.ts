@@ -1,5 +1,6 @@
 import type { CollectionPage, CollectionQuery, ResourceSummary, SearchFilter } from '../connector';
 import { ConnectorError, foundOrNull } from '../connector-error';
+import { lucenePhrase } from '../lucene-phrase';
 import type { DataverseApi } from './api';
 import { datasetTitle, type MyDataAnswer, type MyDataCard } from './entities';
 import { datasetSummary } from './detail';
@@ -10,11 +11,6 @@ const MYDATA_PAGE_SIZE = 10;
 /** Characters with a meaning in Solr's query syntax, escaped in a term. */
 const SOLR_SPECIAL = /[+\-&|!(){}[\]^"~*?:\\/]/g;
 
-/** A value as one phrase of Solr's query syntax, whatever characters it holds. */
-export function phrase(value: string): string {
-  return `"${value.replace(/["\\]/g, '\\$&')}"`;
-}
-
 /**
  * The Solr query of a search filter, in the fields Dataverse indexes for datasets (SearchFields in
  * IQSS/dataverse: `title`, `authorName`, `keywordValue`). An author is found by every word of the name, in any
@@ -23,11 +19,11 @@ export function phrase(value: string): string {
 function searchTerm(filter: Exclude<SearchFilter, 'id'>, value: string): string {
   switch (filter) {
     case 'general':
-      return phrase(value);
+      return lucenePhrase(value);
     case 'title':
-      return `title:${phrase(value)}`;
+      return `title:${lucenePhrase(value)}`;
     case 'keywords':
-      return `keywordValue:${phrase(value)}`;
+      return `keywordValue:${lucenePhrase(value)}`;
     case 'author': {
       const words = value.split(/[\s,]+/).filter((word) => word !== '');
       if (words.length === 0) throw new ConnectorError(400, 'An author search needs a name.');

@@ -1,26 +1,22 @@
 import type { CollectionPage, CollectionQuery, SearchFilter } from '../connector';
 import { ConnectorError, foundOrNull } from '../connector-error';
 import { lookaheadPage } from '../lookahead-page';
+import { lucenePhrase } from '../lucene-phrase';
 import type { ZenodoApi } from './api';
 import { depositionSummary } from './detail';
 import { parseId } from './ids';
 import { readDeposition } from './published';
 import type { ZenodoSession } from './session';
 
-/** A value as one phrase of Elasticsearch's query-string syntax, whatever characters it holds. */
-export function phrase(value: string): string {
-  return `"${value.replace(/["\\]/g, '\\$&')}"`;
-}
-
 /** The `q` of a search filter (https://developers.zenodo.org/#list: Elasticsearch query-string syntax). */
 function searchQuery(filter: Exclude<SearchFilter, 'id'>, value: string): string {
   switch (filter) {
     case 'general':
-      return phrase(value);
+      return lucenePhrase(value);
     case 'title':
-      return `title:${phrase(value)}`;
+      return `title:${lucenePhrase(value)}`;
     case 'keywords':
-      return `keywords:${phrase(value)}`;
+      return `keywords:${lucenePhrase(value)}`;
     case 'author':
       throw new ConnectorError(400, 'Zenodo depositions are searched by general, title, id or keywords.');
   }

@@ -9,13 +9,13 @@ import type {
 import { CreatedFiles } from '../created-files';
 import { ConnectorError } from '../connector-error';
 import { incomingDigest } from '../incoming-digest';
+import { lucenePhrase } from '../lucene-phrase';
 import { titleSegment } from '../upstream-values';
 import { flatFileName } from '../zipped-folders';
 import type { ZenodoApi } from './api';
 import { depositionTitle, md5Of, userName, type Deposition, type DepositionFile } from './entities';
 import { fileResourceId, parseId } from './ids';
 import { depositionSummary } from './detail';
-import { phrase } from './listing';
 import { MAX_PAGE_SIZE } from './options';
 import { ownDeposition } from './published';
 import type { ZenodoSession } from './session';
@@ -32,7 +32,7 @@ async function numberedTitles(api: ZenodoApi, title: string): Promise<Set<string
   const numbered = new RegExp(`^${literal}(?: \\(\\d+\\))?$`);
   const titles = new Set<string>();
   for (let page = 1; ; page++) {
-    const found = await api.depositions({ page, size: MAX_PAGE_SIZE, q: `title:${phrase(title)}` });
+    const found = await api.depositions({ page, size: MAX_PAGE_SIZE, q: `title:${lucenePhrase(title)}` });
     for (const deposition of found) {
       const candidate = depositionTitle(deposition);
       if (numbered.test(candidate)) titles.add(candidate);
