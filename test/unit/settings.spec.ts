@@ -94,7 +94,7 @@ describe("the processes' settings", () => {
       trustProxy: undefined,
       announcement: undefined,
     });
-    expect(settings.get(RedisSettings)).toMatchObject({ prefix: 'presqt', timeoutMs: 3000 });
+    expect(settings.get(RedisSettings)).toMatchObject({ prefix: 'presqt', timeoutMs: 1000 });
     expect(settings.get(RedisSettings).address).toEqual({
       kind: 'server',
       url: 'redis://127.0.0.1:6379',

@@ -68,7 +68,8 @@ export class RedisSettings extends Settings(
     timeoutMs: setting.int('REDIS_TIMEOUT_MS', {
       min: 100,
       max: 60_000,
-      default: 3000,
+      // 1 s: a healthy Redis answers in well under a millisecond, and a frozen primary's 503 must come within 2 s
+      default: 1000,
       doc: 'how long the API waits for Redis to answer a command before answering 503 (the worker waits)',
     }),
   },
