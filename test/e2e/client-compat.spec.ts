@@ -535,7 +535,12 @@ describe('a resource detail when its target fails (real API and Redis, fake Cura
         readable_name: 'CurateND',
         status_url: `${curate.url}/items`,
         token_url: 'https://curate.nd.edu/api/access_tokens',
-        supported_actions: { ...ALL_ACTIONS, resource_upload: false, resource_transfer_in: false },
+        supported_actions: {
+          ...ALL_ACTIONS,
+          resource_upload: false,
+          resource_transfer_in: false,
+          keywords_upload: false,
+        },
         supported_transfer_partners: { transfer_in: [], transfer_out: [] },
         supported_hash_algorithms: ['md5'],
         infinite_depth: false,

@@ -57,6 +57,7 @@ describe('read endpoints (real API and worker processes)', () => {
       {
         ...filesystemEntry('osf', root),
         connector: 'osf',
+        search_parameters: ['title', 'id', 'author', 'keywords'],
         // the connector probes its own API's root for the status
         options: { api_url: `http://127.0.0.1:${upstreamPort}/v2/` },
         status_url: `http://127.0.0.1:${upstreamPort}/v2/`,

@@ -55,6 +55,34 @@ describe('start-up and shutdown', () => {
       [{ ...filesystemEntry('fs', '/tmp/x'), search_parameters: ['colour'] }],
       "field 'search_parameters.0' must be one of",
     ],
+    [
+      'a search filter its connector does not take',
+      [
+        {
+          ...filesystemEntry('cnd', '/tmp/x'),
+          connector: 'curate_nd',
+          options: {},
+          search_parameters: ['title', 'author'],
+          supported_actions: {
+            ...filesystemEntry('cnd', '/tmp/x').supported_actions,
+            resource_upload: false,
+          },
+        },
+      ],
+      "entry 0 ('cnd'): field 'search_parameters' lists 'author', which the curate_nd connector does not search by",
+    ],
+    [
+      'an action its connector cannot do',
+      [
+        {
+          ...filesystemEntry('cnd', '/tmp/x'),
+          connector: 'curate_nd',
+          options: {},
+          search_parameters: ['title'],
+        },
+      ],
+      "entry 0 ('cnd'): field 'supported_actions' turns on 'resource_upload', which needs what the curate_nd connector has not: write",
+    ],
   ])(
     'refuses to start with a targets file with %s, naming entry and field',
     async (_case, entries, message) => {

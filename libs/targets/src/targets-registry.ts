@@ -8,6 +8,7 @@ import {
   type TargetStatus,
   UpstreamSettings,
 } from '@app/connectors';
+import { capabilityProblems } from './entry-capabilities';
 import { loadTargetsFile } from './load-targets-file';
 import type { TargetAction, TargetEntry } from './target-entry';
 import { TargetSettings } from './targets.settings';
@@ -53,9 +54,10 @@ export class TargetsRegistry {
     const entries = loadTargetsFile(targets.file, (entry) => {
       const definition = findConnector(entry.connector);
       if (definition) {
-        return definition
-          .validateOptions(entry.options ?? {})
-          .map((problem) => `field 'options': ${problem}`);
+        return [
+          ...definition.validateOptions(entry.options ?? {}).map((problem) => `field 'options': ${problem}`),
+          ...capabilityProblems(entry, definition.capabilities),
+        ];
       }
       return [
         `field 'connector' names '${entry.connector}', which is not a known connector (known: ${CONNECTOR_NAMES.join(', ')})`,
