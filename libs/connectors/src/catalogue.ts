@@ -5,6 +5,7 @@ import { figshareConnector } from './figshare';
 import { filesystemConnector } from './filesystem';
 import { githubConnector } from './github';
 import { gitlabConnector } from './gitlab';
+import { invenioRdmConnector } from './invenio_rdm';
 import { osfConnector } from './osf';
 import { zenodoConnector } from './zenodo';
 
@@ -18,6 +19,7 @@ export const CONNECTORS: readonly ConnectorDefinition[] = [
   zenodoConnector,
   figshareConnector,
   dataverseConnector,
+  invenioRdmConnector,
 ];
 
 /** Every name a targets-file entry may give in its `connector` field. */

@@ -10,6 +10,7 @@ import { CreatedFiles } from '../created-files';
 import { ConnectorError } from '../connector-error';
 import { incomingDigest } from '../incoming-digest';
 import { lucenePhrase } from '../lucene-phrase';
+import { freeNumberedTitle } from '../numbered-title';
 import { titleSegment } from '../upstream-values';
 import { flatFileName } from '../zipped-folders';
 import type { ZenodoApi } from './api';
@@ -23,24 +24,6 @@ import type { ZenodoSession } from './session';
 /** Zenodo wants a description before it publishes (https://developers.zenodo.org/#representation). */
 const DESCRIPTION = 'Deposited through PresQT.';
 
-/**
- * The user's titles among `title`, `title (2)`, `title (3)`, ...: the title search finds them all (and other
- * titles holding the phrase, which are not kept), page after page.
- */
-async function numberedTitles(api: ZenodoApi, title: string): Promise<Set<string>> {
-  const literal = title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const numbered = new RegExp(`^${literal}(?: \\(\\d+\\))?$`);
-  const titles = new Set<string>();
-  for (let page = 1; ; page++) {
-    const found = await api.depositions({ page, size: MAX_PAGE_SIZE, q: `title:${lucenePhrase(title)}` });
-    for (const deposition of found) {
-      const candidate = depositionTitle(deposition);
-      if (numbered.test(candidate)) titles.add(candidate);
-    }
-    if (found.length < MAX_PAGE_SIZE) return titles;
-  }
-}
-
 /** A new deposition titled `title`, or `title (2)`, `title (3)`, ... when the user has that title already. */
 export async function createProject(
   { api, uploadType }: ZenodoSession,
@@ -48,9 +31,10 @@ export async function createProject(
 ): Promise<ResourceSummary> {
   const wanted = title.trim();
   if (wanted === '') throw new ConnectorError(400, 'A Zenodo deposition needs a title.');
-  const taken = await numberedTitles(api, wanted);
-  let unique = wanted;
-  for (let n = 2; taken.has(unique); n++) unique = `${wanted} (${n})`;
+  const unique = await freeNumberedTitle(wanted, async (page) => {
+    const found = await api.depositions({ page, size: MAX_PAGE_SIZE, q: `title:${lucenePhrase(wanted)}` });
+    return { titles: found.map(depositionTitle), more: found.length === MAX_PAGE_SIZE };
+  });
   const created = await api.create();
   const metadata = {
     title: unique,

@@ -1,0 +1,2 @@
+export { invenioRdmConnector } from './invenio_rdm.connector';
+export type { InvenioRdmOptions } from './options';
