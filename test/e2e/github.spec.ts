@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { FakeGitHub } from '../fakes/github/fake-github';
-import { ALL_ACTIONS } from '../support/fs-fixtures';
 import { describeRemoteTarget } from './remote/describe-remote-target';
+import { githubEntry } from './remote/github-entry';
 
 describeRemoteTarget(
   'GitHub',
@@ -11,17 +11,7 @@ describeRemoteTarget(
     fake.addAccount('alice', { token: 'alice-github-token' });
     return {
       fake: fake.server,
-      entry: {
-        readable_name: 'GitHub',
-        status_url: `${fake.server.url}/rate_limit`,
-        token_url: 'https://github.com/settings/tokens',
-        supported_actions: ALL_ACTIONS,
-        supported_hash_algorithms: [],
-        infinite_depth: true,
-        search_parameters: ['general', 'title', 'id', 'author', 'keywords'],
-        connector: 'github',
-        options: { api_url: fake.server.url, git_url: gitUrl },
-      },
+      entry: githubEntry(fake, gitUrl),
       token: 'alice-github-token',
       badToken: 'mallory-token',
       seedProject: async (title, files) => String(fake.seedRepository('alice', title, { files }).id),
