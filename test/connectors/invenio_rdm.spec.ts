@@ -189,6 +189,9 @@ describe('invenio_rdm connector', () => {
       record.draft!.files.push({ ...record.draft!.files[0], key: 'half.txt', status: 'pending' });
       const session = await openAlice();
       expect(Object.keys(await walkAll(session, record.id))).toEqual(['Pending/done.txt']);
+      expect((await session.getResource(record.id)).children.map((child) => child.title)).toEqual([
+        'done.txt',
+      ]);
     });
   });
 

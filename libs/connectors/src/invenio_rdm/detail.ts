@@ -1,6 +1,7 @@
 import type { ResourceDetail, ResourceSummary } from '../connector';
 import { ConnectorError } from '../connector-error';
 import { isoDate } from '../upstream-values';
+import type { InvenioApi } from './api';
 import { byKey, md5Of, recordKind, recordTitle, type FileEntry, type InvenioRecord } from './entities';
 import { fileResourceId, parseId } from './ids';
 import { notTheUsers, readRecord } from './records';
@@ -62,10 +63,19 @@ function fileDetail(record: InvenioRecord, file: FileEntry): ResourceDetail {
   };
 }
 
+/**
+ * The files of a record that have bytes: a draft may hold files initialised but never committed (a failed
+ * upload's), which are neither shown nor walked.
+ */
+export async function committedFiles(api: InvenioApi, record: InvenioRecord): Promise<FileEntry[]> {
+  const files = await api.files(record);
+  return files.filter((file) => file.status === undefined || file.status === 'completed');
+}
+
 /** A record's file by key, among the files of the version the user reads. */
 export async function recordFile(session: InvenioSession, recordId: string, key: string, id: string) {
   const read = await readRecord(session.api, recordId, id);
-  const file = (await session.api.files(read.record)).find((entry) => entry.key === key);
+  const file = (await committedFiles(session.api, read.record)).find((entry) => entry.key === key);
   if (!file) throw ConnectorError.unknownResource(id);
   return { ...read, file };
 }
@@ -78,5 +88,5 @@ export async function getResource(session: InvenioSession, id: string): Promise<
     return fileDetail(record, file);
   }
   const { record, own } = await readRecord(session.api, parsed.record, id);
-  return recordDetail(record, await session.api.files(record), own);
+  return recordDetail(record, await committedFiles(session.api, record), own);
 }

@@ -3,7 +3,7 @@ import { ConnectorError } from '../connector-error';
 import { titleSegment } from '../upstream-values';
 import { linkOf, type InvenioApi } from './api';
 import { byKey, md5Of, recordTitle, type FileEntry } from './entities';
-import { recordFile } from './detail';
+import { committedFiles, recordFile } from './detail';
 import { parseId } from './ids';
 import { readRecord } from './records';
 import type { InvenioSession } from './session';
@@ -34,10 +34,7 @@ export async function* walk(session: InvenioSession, id: string): AsyncGenerator
   const { record } = await readRecord(api, parsed.record, id);
   const folder = titleSegment(recordTitle(record));
   yield { kind: 'folder', path: folder };
-  // a draft may hold files still pending (initialised, never committed): they have no bytes yet
-  const files = (await api.files(record)).filter(
-    (file) => file.status === undefined || file.status === 'completed',
-  );
+  const files = await committedFiles(api, record);
   files.sort(byKey);
   for (const file of files) yield remoteFile(api, `${folder}/${titleSegment(file.key)}`, file);
 }
