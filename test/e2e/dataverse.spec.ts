@@ -11,11 +11,11 @@ import { makeBagZip } from '../support/bags';
 import {
   ALL_ACTIONS,
   filesystemEntry,
-  treeDigests,
   writeTargetsFile,
   writeTree,
+  projectDigests,
 } from '../support/fs-fixtures';
-import { pollUntilDone } from '../support/jobs';
+import { pollUntilDone, transferAndWait } from '../support/jobs';
 import { startStack, type Stack } from '../support/stack';
 import { describeRemoteTarget } from './remote/describe-remote-target';
 import { osfEntry } from './remote/osf-entry';
@@ -77,29 +77,18 @@ describe('Dataverse end to end: OSF, tabular files, zips, direct upload, locks a
 
   const tokens: Record<string, string> = { lab: LAB, dataverse: DATAVERSE, osf: OSF };
 
-  async function transfer(to: string, from: string, id: string, container?: string, keywordAction = 'none') {
-    const headers = {
-      'presqt-source-token': tokens[from],
-      'presqt-destination-token': tokens[to],
-      'presqt-file-duplicate-action': 'ignore',
-      'presqt-keyword-action': keywordAction,
-      'presqt-email-opt-in': '',
-      'content-type': 'application/json',
-    };
-    await http
-      .post(`/api_v1/targets/${to}/resources/${container ? `${container}/` : ''}`)
-      .set(headers)
-      .send({ source_target_name: from, source_resource_id: id, keywords: [] })
-      .expect(202);
-    return pollUntilDone(stack.baseUrl, '/api_v1/job_status/transfer/', headers, 120_000);
-  }
+  const transfer = (to: string, from: string, id: string, container?: string, keywordAction = 'none') =>
+    transferAndWait(stack.baseUrl, {
+      to,
+      from,
+      id,
+      container,
+      sourceToken: tokens[from],
+      destinationToken: tokens[to],
+      keywordAction,
+    });
 
-  /** The files of a lab project by its id, without our metadata file. */
-  function labTree(id: string): Record<string, string> {
-    const files = treeDigests(join(labRoot, 'alice', Buffer.from(id, 'base64url').toString('utf8')));
-    delete files['PRESQT_FTS_METADATA.json'];
-    return files;
-  }
+  const labTree = (id: string) => projectDigests(labRoot, 'alice', id);
 
   const labId = (name: string) => Buffer.from(name).toString('base64url');
 

@@ -80,6 +80,16 @@ export function fsId(relativePath: string): string {
   return Buffer.from(relativePath, 'utf8').toString('base64url');
 }
 
+/**
+ * The files of a filesystem target's project by its id (base64url of its folder under `<root>/<user>/`), path →
+ * sha256, without the metadata file the service keeps there.
+ */
+export function projectDigests(root: string, user: string, id: string): Record<string, string> {
+  const files = treeDigests(join(root, user, Buffer.from(id, 'base64url').toString('utf8')));
+  delete files['PRESQT_FTS_METADATA.json'];
+  return files;
+}
+
 /** Path (relative to `dir`) → sha256 of every file below `dir`. */
 export function treeDigests(dir: string): Record<string, string> {
   const files: Record<string, string> = {};

@@ -21,6 +21,37 @@ export async function pollUntilDone(
   }
 }
 
+/** A transfer to start at the API: to and from which targets, which resource, with whose tokens. */
+export interface TransferOrder {
+  to: string;
+  from: string;
+  id: string;
+  /** the resource at `to` to transfer into; a new project when absent */
+  container?: string;
+  sourceToken: string;
+  destinationToken: string;
+  duplicate?: string;
+  keywordAction?: string;
+}
+
+/** Starts a transfer, expecting 202, and waits for its end; the final job-status response. */
+export async function transferAndWait(baseUrl: string, order: TransferOrder): Promise<request.Response> {
+  const headers = {
+    'presqt-source-token': order.sourceToken,
+    'presqt-destination-token': order.destinationToken,
+    'presqt-file-duplicate-action': order.duplicate ?? 'ignore',
+    'presqt-keyword-action': order.keywordAction ?? 'none',
+    'presqt-email-opt-in': '',
+    'content-type': 'application/json',
+  };
+  await request(baseUrl)
+    .post(`/api_v1/targets/${order.to}/resources/${order.container ? `${order.container}/` : ''}`)
+    .set(headers)
+    .send({ source_target_name: order.from, source_resource_id: order.id, keywords: [] })
+    .expect(202);
+  return pollUntilDone(baseUrl, '/api_v1/job_status/transfer/', headers, 120_000);
+}
+
 /** Polls until `predicate` holds for the job-status body. */
 export async function pollUntil(
   baseUrl: string,

@@ -5,8 +5,21 @@ import { join } from 'node:path';
 import request from 'supertest';
 import type { FakeServer } from '../../fakes/fake-server';
 import { makeBagZip } from '../../support/bags';
-import { filesystemEntry, treeDigests, writeTargetsFile, writeTree } from '../../support/fs-fixtures';
-import { binaryParser, downloadTo, extractZip, pollUntilDone, verifyBagZip } from '../../support/jobs';
+import {
+  filesystemEntry,
+  projectDigests,
+  treeDigests,
+  writeTargetsFile,
+  writeTree,
+} from '../../support/fs-fixtures';
+import {
+  binaryParser,
+  downloadTo,
+  extractZip,
+  pollUntilDone,
+  transferAndWait,
+  verifyBagZip,
+} from '../../support/jobs';
 import { peakRssDuring, startStack, type Stack } from '../../support/stack';
 
 /**
@@ -121,27 +134,18 @@ export function describeRemoteTarget(
     });
 
     /** Starts a transfer and waits for its end; the final job status response. */
-    async function transfer(to: string, from: string, id: string, container?: string, duplicate = 'ignore') {
-      const [source, destination] = [
-        from === 'lab' ? LAB_TOKEN : remote.token,
-        to === 'lab' ? LAB_TOKEN : remote.token,
-      ];
-      const headers = jobHeaders(source, destination, duplicate);
-      const path = `/api_v1/targets/${to}/resources/${container ? `${container}/` : ''}`;
-      await http
-        .post(path)
-        .set(headers)
-        .send({ source_target_name: from, source_resource_id: id, keywords: [] })
-        .expect(202);
-      return pollUntilDone(stack.baseUrl, '/api_v1/job_status/transfer/', headers, 120_000);
-    }
+    const transfer = (to: string, from: string, id: string, container?: string, duplicate = 'ignore') =>
+      transferAndWait(stack.baseUrl, {
+        to,
+        from,
+        id,
+        container,
+        sourceToken: from === 'lab' ? LAB_TOKEN : remote.token,
+        destinationToken: to === 'lab' ? LAB_TOKEN : remote.token,
+        duplicate,
+      });
 
-    /** The files of a lab project by its id (the filesystem's: base64url of its folder), without our metadata file. */
-    function labTree(id: string): Record<string, string> {
-      const files = treeDigests(join(labRoot, 'alice', Buffer.from(id, 'base64url').toString('utf8')));
-      delete files['PRESQT_FTS_METADATA.json'];
-      return files;
-    }
+    const labTree = (id: string) => projectDigests(labRoot, 'alice', id);
 
     function writes(): { method: string; path: RegExp } {
       if (!remote.fileWrites) throw new Error(`the ${name} setup names no fileWrites`);
