@@ -260,6 +260,19 @@ describe('dataverse connector', () => {
       const again = await session.openWriter(project.id, { newProject: false, message: 'x' });
       expect((await again.putFile(['depths.csv'], countedFile(csv), 'update')).outcome).toBe('ignored');
     });
+    it('downloads as deposited a CSV listed while Dataverse ingested it and ingested by the time it is read', async () => {
+      fake.ingestMs = 200;
+      const session = await openAlice();
+      const project = await session.createProject('Racing');
+      const writer = await session.openWriter(project.id, { newProject: true, message: 'x' });
+      await writer.putFile(['depths.csv'], countedFile(csv), 'ignore');
+      const [listed] = await files(session, project.id);
+      expect(listed.path).toBe('Racing/depths.csv');
+      await sleep(250);
+      expect([...fake.state.files.values()].find((file) => file.original)?.content.toString()).not.toBe(csv);
+      expect((await readAll(await listed.open())).toString()).toBe(csv);
+      expect(await listed.sourceHashes(['md5'])).toEqual({ md5: hash('md5', csv) });
+    });
   });
 
   describe('zips', () => {

@@ -214,14 +214,18 @@ export class DataverseApi {
   }
 
   /**
-   * A file's bytes through the Data Access API (https://guides.dataverse.org/en/latest/api/dataaccess.html#basic-file-access),
-   * wherever it redirects (a store may hand out a presigned URL, which gets no token). An ingested tabular
-   * file is asked for as its saved original (`format=original`), the bytes that were deposited.
+   * A file's bytes as deposited, through the Data Access API
+   * (https://guides.dataverse.org/en/latest/api/dataaccess.html#basic-file-access), wherever it redirects (a
+   * store may hand out a presigned URL, which gets no token). Every file is asked for as `format=original`:
+   * an ingested tabular file then comes as its saved original, and any other file as it is, since Dataverse
+   * ignores that format for a file that is not tabular (Access.java in IQSS/dataverse, issue #6972). Asking
+   * so whatever the file was when it was listed keeps a file that finishes its ingest between the listing and
+   * the download from arriving in its archival form.
    */
-  async download(fileId: string, original: boolean): Promise<Readable> {
+  async download(fileId: string): Promise<Readable> {
     const request: UpstreamRequest = {
       url: `access/datafile/${fileId}`,
-      query: original ? { format: 'original' } : {},
+      query: { format: 'original' },
       headers: { accept: '*/*' },
     };
     return (await this.http.stream(request)).body;

@@ -8,7 +8,6 @@ import {
   depositedName,
   depositedSize,
   folderOf,
-  isIngested,
   type FileMetadata,
 } from './entities';
 import { parseId } from './ids';
@@ -17,7 +16,7 @@ import type { DataverseSession } from './session';
 
 /**
  * A file as deposited: its saved original for an ingested tabular file (name, size, and the checksum
- * Dataverse keeps, which is the original's), fetched as such (`format=original`).
+ * Dataverse keeps, which is the original's), fetched as deposited (`DataverseApi.download`).
  */
 function remoteFile(api: DataverseApi, path: string, metadata: FileMetadata): RemoteFile {
   const { dataFile } = metadata;
@@ -28,7 +27,7 @@ function remoteFile(api: DataverseApi, path: string, metadata: FileMetadata): Re
     size: depositedSize(dataFile),
     sourceHashes: async (wanted) =>
       checksum && wanted.includes(checksum.algorithm) ? { [checksum.algorithm]: checksum.value } : {},
-    open: () => api.download(String(dataFile.id), isIngested(dataFile)),
+    open: () => api.download(String(dataFile.id)),
   };
 }
 
