@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { get, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -16,6 +17,7 @@ import { startStack, type Stack } from '../support/stack';
 
 const ALICE = { 'presqt-source-token': 'alice-token' };
 const START = { ...ALICE, 'presqt-email-opt-in': '' };
+const BOB = { 'presqt-source-token': 'bob-token' };
 /** big enough that a cancel sent after its first file always lands while it runs */
 const HUGE_FILES = 40;
 const BIG_FILE_BYTES = 8 << 20;
@@ -36,6 +38,7 @@ describe('downloads (real API, worker and Redis)', () => {
     };
     for (let i = 0; i < HUGE_FILES; i++) files[`alice/Huge/part-${i}.bin`] = randomBytes(BIG_FILE_BYTES);
     files['bob/Big/part-0.bin'] = randomBytes(1000);
+    for (let i = 0; i < 4; i++) files[`bob/Large/part-${i}.bin`] = randomBytes(BIG_FILE_BYTES);
     writeTree(root, files);
     const targetsFile = writeTargetsFile([
       filesystemEntry('fs', root),
@@ -210,6 +213,45 @@ describe('downloads (real API, worker and Redis)', () => {
     await pollUntilDone(stack.baseUrl, '/api_v1/job_status/download.json/', ALICE);
   });
 
+  it("lets go of the zip's file at once when its client goes away mid-zip, and serves the next one whole", async () => {
+    await http
+      .get(`/api_v1/targets/fs/resources/${fsId('Large')}.zip/`)
+      .set({ ...BOB, 'presqt-email-opt-in': '' })
+      .expect(202);
+    const done = await pollUntilDone(stack.baseUrl, '/api_v1/job_status/download.json/', BOB);
+    const zipName = String(done.body.zip_name);
+    const zipOpenInApi = () =>
+      openFiles(stack.api.child.pid!).filter((path) => path.endsWith(zipName)).length;
+
+    // a client that reads the first MiB of the 32 MiB zip, stops reading, and then goes away
+    const response = await new Promise<IncomingMessage>((resolve, reject) =>
+      get(`${stack.baseUrl}/api_v1/job_status/download.zip/`, { headers: BOB }, resolve).on('error', reject),
+    );
+    expect(response.statusCode).toBe(200);
+    let received = 0;
+    await new Promise<void>((resolve) =>
+      response.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        if (received >= 1 << 20) {
+          response.pause();
+          resolve();
+        }
+      }),
+    );
+    expect(zipOpenInApi()).toBe(1);
+    response.destroy();
+    await pollFor(() => zipOpenInApi() === 0, 1000);
+
+    const whole = await http
+      .get('/api_v1/job_status/download.zip')
+      .set(BOB)
+      .buffer(true)
+      .parse(binaryParser)
+      .expect(200);
+    expect((whole.body as Buffer).length).toBe(Number(whole.headers['content-length']));
+    verifyBagZip(await downloadTo(whole, zipName), zipName.replace(/\.zip$/, ''));
+  });
+
   it('emails the user when the job ends, through the outbox when no SMTP server is set', async () => {
     await http
       .get(`/api_v1/targets/fs/resources/${fsId('Study/notes.txt')}.zip/`)
@@ -231,6 +273,18 @@ describe('downloads (real API, worker and Redis)', () => {
     expect(message).not.toContain('alice-token');
   });
 });
+
+/** The paths of the files a process has open. */
+function openFiles(pid: number): string[] {
+  return readdirSync(`/proc/${pid}/fd`).flatMap((fd) => {
+    try {
+      return [readlinkSync(`/proc/${pid}/fd/${fd}`)];
+    } catch {
+      // closed since the listing
+      return [];
+    }
+  });
+}
 
 async function pollFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

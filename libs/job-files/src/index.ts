@@ -4,3 +4,4 @@ export * from './local-job-files';
 export * from './run-dirs';
 export * from './incoming-uploads';
 export * from './job-files.settings';
+export * from './file-body';

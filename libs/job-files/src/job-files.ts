@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import type { FileBody } from './file-body';
 
 /** One run of a job: its files are kept under its kind, the user's ticket and the run's id. */
 export interface JobRun {
@@ -29,8 +29,8 @@ export abstract class JobFiles {
   /** The size of the run's file `name`; null when there is none (never kept, or removed). */
   abstract size(run: JobRun, name: string): Promise<number | null>;
 
-  /** The bytes of the run's file `name`. */
-  abstract open(run: JobRun, name: string): Promise<Readable>;
+  /** The run's file `name`, opened for sending; rejects when there is none. */
+  abstract open(run: JobRun, name: string): Promise<FileBody>;
 
   /** Makes the run's file `name` readable at the local path `target`, unless it is there already. */
   abstract fetch(run: JobRun, name: string, target: string): Promise<void>;

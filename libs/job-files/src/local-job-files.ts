@@ -1,7 +1,6 @@
-import { createReadStream } from 'node:fs';
 import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import type { Readable } from 'node:stream';
+import { openFileBody, type FileBody } from './file-body';
 import { JobFiles, type JobRun, type RunToKeep } from './job-files';
 import { directories, removeRunsExcept } from './run-dirs';
 
@@ -30,8 +29,8 @@ export class LocalJobFiles extends JobFiles {
     );
   }
 
-  async open(run: JobRun, name: string): Promise<Readable> {
-    return createReadStream(this.path(run, name));
+  async open(run: JobRun, name: string): Promise<FileBody> {
+    return openFileBody(this.path(run, name));
   }
 
   async fetch(run: JobRun, name: string, target: string): Promise<void> {

@@ -12,6 +12,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { JobFileStore } from './job-files.settings';
+import { streamBody, type FileBody } from './file-body';
 import { JobFiles, type JobRun, type RunToKeep } from './job-files';
 
 /**
@@ -74,7 +75,11 @@ export class S3JobFiles extends JobFiles {
     }
   }
 
-  async open(run: JobRun, name: string): Promise<Readable> {
+  async open(run: JobRun, name: string): Promise<FileBody> {
+    return streamBody(await this.object(run, name));
+  }
+
+  private async object(run: JobRun, name: string): Promise<Readable> {
     const object = await this.client.send(
       new GetObjectCommand({ Bucket: this.bucket, Key: this.key(run, name) }),
     );
@@ -92,7 +97,7 @@ export class S3JobFiles extends JobFiles {
     )
       return;
     const partial = `${target}.fetching`;
-    await pipeline(await this.open(run, name), createWriteStream(partial));
+    await pipeline(await this.object(run, name), createWriteStream(partial));
     await rename(partial, target);
   }
 
