@@ -1,13 +1,21 @@
 /**
- * Download and transfer throughput of the real API and worker, beside `cp -r` and `rclone copy` of the same
- * data on the same disk, in one run; with the worker's peak RSS and the time to the 202.
+ * What a user waits for, from the real API and worker, beside what the user would run instead, in one run on
+ * the same disk; each goal's ratio is printed at the end (docs/benchmarks.md).
  *
- *   npm run bench            (needs a build, redis-server and rclone: apt-get install -y redis-server rclone)
+ *   npm run bench            (needs a build, redis-server, rclone, curl, and for the pipeline python3, zip and
+ *                             ../shared/tools/bagit.py: apt-get install -y redis-server rclone curl zip)
  *   BENCH_MIB=256 npm run bench   (a smaller data set, for a quick look; HASH_THREADS and FILE_TRANSFERS
  *                                  pass through to the worker)
  *   BENCH_DATA=many npm run bench (only the many-files set, or `one`)
  *
  * Data: "many" = BENCH_MIB files of 1 MiB; "one" = one file of BENCH_MIB MiB; random bytes (incompressible).
+ * For each, in turn:
+ * - `cp -r` and `rclone copy` of it; then the pipeline a user runs instead of a download: bagit-python's bag
+ *   of the rclone copy (sha256, sha512, 2 processes) and `zip -0 -r` of it (skipped without bagit.py);
+ * - a download through the API: from the start request until `curl` has saved the finished zip to disk; then
+ *   the finished zip fetched by `curl` from the API and from a bare Node server of the same file, in turn,
+ *   BENCH_SERVE_ROUNDS times (3), with each server's CPU;
+ * - an upload of the downloaded bag, and a transfer between two filesystem targets.
  *
  * Remote targets (BENCH_REMOTE=0 leaves them out, BENCH_REMOTES=zenodo,osf picks some): the connectors
  * against the test suite's fake upstreams on this machine, each answering 20 ms late (BENCH_LATENCY_MS) as a
@@ -19,17 +27,16 @@ import { createHash, randomFillSync } from 'node:crypto';
 import {
   closeSync,
   createReadStream,
-  createWriteStream,
   mkdirSync,
   mkdtempSync,
   openSync,
+  readdirSync,
   rmSync,
   statSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { pipeline } from 'node:stream/promises';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -45,9 +52,12 @@ import {
   type JobRun,
 } from './bench-stack';
 import { startRemoteTargets, type BenchRemote } from './remote-targets';
+import { alternate, curlTimed, median, startBareServer, type Fetched } from './serving';
 import { writeTextBag } from './text-bag';
+import { bagAndZip, pipelineMissing, type PipelineStep } from './user-pipeline';
 
 const MIB = 1 << 20;
+const GIB = 1 << 30;
 const SIZE_MIB = Number(process.env.BENCH_MIB ?? 1024);
 const TOKEN = 'bench-token';
 /** BENCH_DATA=many (or one) runs only that data set */
@@ -56,6 +66,7 @@ const REMOTE = process.env.BENCH_REMOTE !== '0';
 /** BENCH_REMOTES=zenodo,osf runs only those remote targets */
 const REMOTE_NAMES = process.env.BENCH_REMOTES?.split(',');
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20);
+const SERVE_ROUNDS = Number(process.env.BENCH_SERVE_ROUNDS ?? 3);
 /** the remote data sets: "thousand" for every remote target, "one" too for Zenodo */
 const REMOTE_DATA: Record<string, string[]> = {
   github: ['thousand'],
@@ -75,6 +86,20 @@ interface Row {
   note: string;
 }
 
+/** What one run measured, for the table and the goals. */
+interface Results {
+  rows: Row[];
+  /** per data set: the user's pipeline after the rclone copy (bagit.py, zip), or why it did not run */
+  pipelines: Map<string, PipelineStep[] | string>;
+  /** per data set: the download, start request to finished, and then curl saving the zip */
+  downloads: Map<string, { job: JobRun; saved: Fetched; zipBytes: number }>;
+  /** per data set: each way of fetching the finished zip, its runs */
+  serving: Map<string, Map<string, Fetched[]>>;
+  accepted: string[];
+  uploads: UploadAccept[];
+  smallAccepts: number[];
+}
+
 /** Bytes of each data set. */
 function bytesOf(data: string): number {
   return data === 'thousand' ? 1000 * 64 * 1024 : SIZE_MIB * MIB;
@@ -86,35 +111,42 @@ async function main(): Promise<void> {
   try {
     const sourceRoot = join(work, 'source');
     makeData(join(sourceRoot, 'bench'));
-    const rows = baselineRows(work, sourceRoot);
+    const results: Results = {
+      rows: [],
+      pipelines: new Map(),
+      downloads: new Map(),
+      serving: new Map(),
+      accepted: [],
+      uploads: [],
+      smallAccepts: [],
+    };
+    baselines(work, sourceRoot, results);
     const remotes = REMOTE ? await startRemoteTargets(LATENCY_MS, ['bench_src', 'bench_dst']) : [];
     stops.push(...remotes.map((remote) => () => remote.stop()));
     const stack = await startBenchStack(work, writeTargets(work, sourceRoot, remotes));
     stops.push(() => Promise.resolve(stack.stop()));
-    const accepted: string[] = [];
-    const uploads: UploadAccept[] = [];
     const job = (what: string, data: string, run: JobRun) => {
       const note = `worker peak RSS ${run.peakRssMiB} MiB`;
-      rows.push(row(what, data, bytesOf(data), run.seconds, run.workerCpuSeconds, note));
-      accepted.push(`${what}, ${data}: ${run.acceptMs} ms`);
+      results.rows.push(row(what, data, bytesOf(data), run.seconds, run.workerCpuSeconds, note));
+      results.accepted.push(`${what}, ${data}: ${run.acceptMs} ms`);
     };
-    await localJobs(stack, work, job, uploads);
-    const smallAccepts = await smallUploads(stack, work);
+    for (const data of DATA_SETS) await localJobs(stack, work, data, job, results);
+    results.smallAccepts = await smallUploads(stack, work);
     await remoteJobs(stack, remotes, job);
-    printTable(rows, accepted, uploads);
-    const sorted = [...smallAccepts].sort((a, b) => a - b);
-    console.log(
-      `Small uploads (a bag of one small file, ${sorted.length} in turn), start request to 202: median ${sorted[sorted.length >> 1]} ms, slowest ${sorted[sorted.length - 1]} ms.`,
-    );
+    printTable(results);
+    printGoals(results);
   } finally {
     await Promise.all(stops.map((stop) => stop()));
     rmSync(work, { recursive: true, force: true });
   }
 }
 
-/** `cp -r` and `rclone copy --checksum` of each data set, on the same disk. */
-function baselineRows(work: string, sourceRoot: string): Row[] {
-  const rows: Row[] = [];
+/**
+ * `cp -r` and `rclone copy --checksum` of each data set, on the same disk; then, of each local data set, the
+ * rest of the user's pipeline on the rclone copy.
+ */
+function baselines(work: string, sourceRoot: string, results: Results): void {
+  const missing = pipelineMissing();
   for (const data of REMOTE ? [...DATA_SETS, 'thousand'] : DATA_SETS) {
     const from = join(sourceRoot, 'bench', data);
     const copy = (what: string, command: string, args: string[]) => {
@@ -122,11 +154,18 @@ function baselineRows(work: string, sourceRoot: string): Row[] {
       const seconds = timed(() => execFileSync(command, args));
       return row(what, data, bytesOf(data), seconds, childrenCpuSeconds() - cpuBefore);
     };
-    rows.push(copy('cp -r', 'cp', ['-r', from, join(work, `cp-${data}`)]));
-    const rcloneArgs = ['copy', '--transfers', '4', '--checksum', from, join(work, `rclone-${data}`)];
-    rows.push(copy('rclone copy (--transfers 4, checksums)', 'rclone', rcloneArgs));
+    const cpCopy = join(work, `cp-${data}`);
+    results.rows.push(copy('cp -r', 'cp', ['-r', from, cpCopy]));
+    rmSync(cpCopy, { recursive: true });
+    const rcloneCopy = join(work, `rclone-${data}`);
+    const rcloneArgs = ['copy', '--transfers', '4', '--checksum', from, rcloneCopy];
+    results.rows.push(copy('rclone copy (--transfers 4, checksums)', 'rclone', rcloneArgs));
+    if (data === 'thousand') continue;
+    const zip = join(work, `pipeline-${data}.zip`);
+    results.pipelines.set(data, missing ?? bagAndZip(rcloneCopy, zip));
+    rmSync(rcloneCopy, { recursive: true });
+    rmSync(zip, { force: true });
   }
-  return rows;
 }
 
 /** The targets file: the source and destination folders, each a partner of the other and of every remote. */
@@ -149,44 +188,78 @@ function writeTargets(work: string, sourceRoot: string, remotes: BenchRemote[]):
 
 type RecordJob = (what: string, data: string, run: JobRun) => void;
 
+const SOURCE_TOKEN = { 'presqt-source-token': TOKEN };
+
 /**
- * A download, an upload of the downloaded bag (into a folder of its own) and a filesystem-to-filesystem
- * transfer of each local data set.
+ * Of one local data set: a download until its zip is saved, the finished zip served by the API and by a bare
+ * server, an upload of the downloaded bag (into a folder of its own) and a filesystem-to-filesystem transfer.
  */
 async function localJobs(
-  { base, worker }: BenchStack,
+  stack: BenchStack,
   work: string,
+  data: string,
   job: RecordJob,
-  uploads: UploadAccept[],
+  results: Results,
 ): Promise<void> {
-  const source = { 'presqt-source-token': TOKEN };
-  for (const data of DATA_SETS) {
-    const id = Buffer.from(data).toString('base64url');
-    const download = await runJob(
-      base,
-      { path: `/api_v1/targets/bench_src/resources/${id}.zip/`, method: 'GET' },
-      { ...source, 'presqt-email-opt-in': '' },
-      { path: '/api_v1/job_status/download.json/', headers: source },
-      worker,
+  const { base, worker, api } = stack;
+  const id = Buffer.from(data).toString('base64url');
+  const download = await runJob(
+    base,
+    { path: `/api_v1/targets/bench_src/resources/${id}.zip/`, method: 'GET' },
+    { ...SOURCE_TOKEN, 'presqt-email-opt-in': '' },
+    { path: '/api_v1/job_status/download.json/', headers: SOURCE_TOKEN },
+    worker,
+  );
+  const bag = join(work, `bag-${data}.zip`);
+  const saved = await curlTimed(`${base}/api_v1/job_status/download.zip/`, SOURCE_TOKEN, bag, api.pid!);
+  job('PresQT download (zip, until finished)', data, download);
+  results.downloads.set(data, { job: download, saved, zipBytes: statSync(bag).size });
+  results.serving.set(data, await compareServing(stack, work, String(download.result.zip_name)));
+  const upload = await uploadBag(base, worker, bag);
+  job('PresQT upload (the downloaded bag)', data, upload.run);
+  results.uploads.push({ data, ...upload });
+  rmSync(bag);
+  const transfer = await runTransfer(base, worker, 'bench_src', 'bench_dst', id, [TOKEN, TOKEN]);
+  job('PresQT transfer (fs to fs)', data, transfer);
+}
+
+const API_SERVES = 'PresQT API';
+const bareServes = (chunkBytes: number) => `bare Node http + createReadStream, ${chunkBytes >> 10} KiB reads`;
+const BARE_CHUNKS = [64 << 10, 1 << 20];
+
+/**
+ * The finished zip fetched by curl (to /dev/null: the serving alone) from the API and from a bare Node
+ * server of the same file, in turn, SERVE_ROUNDS times each.
+ */
+async function compareServing(
+  { base, api }: BenchStack,
+  work: string,
+  zipName: string,
+): Promise<Map<string, Fetched[]>> {
+  const zipFile = findFile(join(work, 'data', 'jobs', 'download'), zipName);
+  const bare = await startBareServer(zipFile);
+  try {
+    const url = `${base}/api_v1/job_status/download.zip/`;
+    return await alternate(
+      [
+        { what: API_SERVES, fetch: () => curlTimed(url, SOURCE_TOKEN, '/dev/null', api.pid!) },
+        ...BARE_CHUNKS.map((chunk) => ({
+          what: bareServes(chunk),
+          fetch: () => curlTimed(bare.url(chunk), {}, '/dev/null', bare.pid),
+        })),
+      ],
+      SERVE_ROUNDS,
     );
-    job('PresQT download (zip)', data, download);
-    const bag = join(work, `bag-${data}.zip`);
-    await saveDownloadZip(base, bag);
-    const upload = await uploadBag(base, worker, bag);
-    job('PresQT upload (the downloaded bag)', data, upload.run);
-    uploads.push({ data, ...upload });
-    rmSync(bag);
-    const transfer = await runTransfer(base, worker, 'bench_src', 'bench_dst', id, [TOKEN, TOKEN]);
-    job('PresQT transfer (fs to fs)', data, transfer);
+  } finally {
+    bare.stop();
   }
 }
 
-async function saveDownloadZip(base: string, file: string): Promise<void> {
-  const response = await fetch(`${base}/api_v1/job_status/download.zip/`, {
-    headers: { 'presqt-source-token': TOKEN },
-  });
-  if (response.status !== 200 || !response.body) throw new Error(`download.zip: ${response.status}`);
-  await pipeline(Readable.fromWeb(response.body), createWriteStream(file));
+/** The path of the file named `name` somewhere below `dir`. */
+function findFile(dir: string, name: string): string {
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true }))
+    if (entry.isFile() && entry.name === name) return join(entry.parentPath, entry.name);
+  throw new Error(`${name} is not below ${dir}`);
 }
 
 interface UploadAccept {
@@ -273,26 +346,45 @@ async function remoteJobs(
   }
 }
 
-function printTable(rows: Row[], accepted: string[], uploads: UploadAccept[]): void {
+function printTable({ rows, accepted, uploads, smallAccepts, pipelines, serving, downloads }: Results): void {
   console.log(
     `\nData: "many" = ${SIZE_MIB} files of 1 MiB, "one" = 1 file of ${SIZE_MIB} MiB, "thousand" = 1,000 files of 64 KiB; ${process.env.BENCH_DIR ?? tmpdir()} on this machine.\n`,
   );
   console.log('| what | data | seconds | MB/s | vs rclone | CPU s | note |');
   console.log('|---|---|---|---|---|---|---|');
-  for (const r of rows) {
+  const pipelineRows = [...pipelines].flatMap(([data, steps]) =>
+    typeof steps === 'string'
+      ? []
+      : steps.map((step) => row(`then ${step.what}`, data, bytesOf(data), step.seconds, step.cpuSeconds)),
+  );
+  const servingRows = [...serving].flatMap(([data, ways]) =>
+    [...ways].map(([what, runs]) => {
+      const seconds = median(runs.map((run) => run.seconds));
+      const cpu = median(runs.map((run) => run.serverCpuSeconds));
+      return row(
+        `serving the finished zip: ${what}`,
+        data,
+        downloads.get(data)!.zipBytes,
+        seconds,
+        cpu,
+        `median of ${runs.length}; CPU s of the server`,
+      );
+    }),
+  );
+  for (const r of [...rows, ...pipelineRows, ...servingRows]) {
     const rclone = rows.find((other) => other.what.startsWith('rclone') && other.data === r.data)!;
     console.log(
       `| ${r.what} | ${r.data} | ${r.seconds.toFixed(2)} | ${r.mbPerSecond.toFixed(0)} | ${(r.mbPerSecond / rclone.mbPerSecond).toFixed(2)} | ${r.cpuSeconds.toFixed(1)} | ${r.note} |`,
     );
   }
   console.log(
-    `\nCPU s: CPU time of the copying process, all its threads (for a job, the worker's), on ${availableParallelism()} cores.`,
+    `\nCPU s: CPU time of the copying process, all its threads (for a job, the worker's; for serving, the server's), on ${availableParallelism()} cores.`,
   );
   const digests = ['md5', 'sha256', 'sha512'].map(
-    (algorithm) => `${algorithm} ${digestSeconds([algorithm])}`,
+    (algorithm) => `${algorithm} ${digestSeconds([algorithm]).toFixed(2)}`,
   );
   console.log(
-    `CPU s to digest 1 GiB on one core here: ${digests.join(', ')}; all three ${digestSeconds(['md5', 'sha256', 'sha512'])}.`,
+    `CPU s to digest 1 GiB on one core here: ${digests.join(', ')}; all three ${digestSeconds(['md5', 'sha256', 'sha512']).toFixed(2)}.`,
   );
   console.log(`\nTime from the start request to the 202: ${accepted.join('; ')}`);
   for (const { data, bagBytes, receivedToAcceptMs } of uploads) {
@@ -301,6 +393,132 @@ function printTable(rows: Row[], accepted: string[], uploads: UploadAccept[]): v
       `Upload of the ${data} bag (${(bagBytes / MIB).toFixed(0)} MiB): ${receivedToAcceptMs.toFixed(0)} ms from its last byte to the 202 (${mibPerSecond.toFixed(0)} MiB/s checked).`,
     );
   }
+  const sorted = [...smallAccepts].sort((a, b) => a - b);
+  console.log(
+    `Small uploads (a bag of one small file, ${sorted.length} in turn), start request to 202: median ${sorted[sorted.length >> 1]} ms, slowest ${sorted[sorted.length - 1]} ms.`,
+  );
+}
+
+/** Each goal of docs/benchmarks.md with this run's figure: a ratio of the user's alternative's time to ours. */
+function printGoals(results: Results): void {
+  console.log("\nGoals (this run; a ratio is the alternative's time over ours: higher is better):\n");
+  console.log('| goal | data | PresQT | instead | ratio | met |');
+  console.log('|---|---|---|---|---|---|');
+  const goal = (
+    what: string,
+    data: string,
+    ours: string,
+    theirs: string,
+    ratio: number | null,
+    least: number,
+  ) =>
+    console.log(
+      `| ${what} | ${data} | ${ours} | ${theirs} | ${ratio === null ? 'not measured' : `${ratio.toFixed(2)}×`} | ${ratio === null ? '–' : ratio >= least ? 'yes' : 'NO'} |`,
+    );
+  for (const data of DATA_SETS) {
+    const download = downloadGoal(results, data);
+    goal(
+      'download, start to zip saved, ≥ 1.5× the pipeline',
+      data,
+      download.ours,
+      download.theirs,
+      download.ratio,
+      1.5,
+    );
+    const serving = servingGoal(results, data);
+    goal(
+      'serving a finished zip, ≥ 0.8× a bare Node server',
+      data,
+      serving.ours,
+      serving.theirs,
+      serving.ratio,
+      0.8,
+    );
+    const transfer = results.rows.find((r) => r.what.startsWith('PresQT transfer (fs') && r.data === data)!;
+    const rclone = results.rows.find((r) => r.what.startsWith('rclone') && r.data === data)!;
+    goal(
+      'fs → fs transfer, ≥ 0.7× rclone copy',
+      data,
+      `${transfer.seconds.toFixed(2)} s, ${transfer.cpuSeconds.toFixed(1)} CPU s`,
+      `rclone copy ${rclone.seconds.toFixed(2)} s, ${rclone.cpuSeconds.toFixed(1)} CPU s`,
+      rclone.seconds / transfer.seconds,
+      0.7,
+    );
+  }
+  printOtherGoals(results);
+}
+
+/** The transfer's digest floor, the worker's memory and the small uploads' time to the 202. */
+function printOtherGoals(results: Results): void {
+  const floor = TRANSFER_DIGESTS.map(
+    ({ of, algorithms }) => `${of} (${algorithms.join(', ')}) ${digestSeconds(algorithms).toFixed(2)}`,
+  );
+  const floorSeconds = TRANSFER_DIGESTS.reduce((sum, { algorithms }) => sum + digestSeconds(algorithms), 0);
+  console.log(
+    `\nThe digests an fs → fs transfer computes, per GiB on one core here: ${floor.join(' + ')} = ${floorSeconds.toFixed(2)} CPU s (rclone: md5 of both sides).`,
+  );
+  const peaks = results.rows
+    .filter((r) => r.note.startsWith('worker peak RSS'))
+    .map((r) => Number(/(\d+) MiB/.exec(r.note)![1]));
+  const peak = Math.max(...peaks);
+  console.log(
+    `Worker peak RSS, highest of every job: ${peak} MiB (goal: under 200 MB): ${peak * MIB < 200e6 ? 'met' : 'NOT met'}.`,
+  );
+  const small = median(results.smallAccepts);
+  console.log(
+    `Small upload to 202, median: ${small.toFixed(0)} ms (goal: under 50 ms): ${small < 50 ? 'met' : 'NOT met'}.`,
+  );
+}
+
+/** What an fs → fs transfer hashes: the bytes passing (the source's checksums), and each file read back. */
+const TRANSFER_DIGESTS = [
+  { of: 'the bytes passed', algorithms: ['sha256', 'md5'] },
+  { of: 'the file read back', algorithms: ['md5', 'sha256'] },
+];
+
+/** Download until the zip is saved, against rclone copy + bagit.py + zip -0. */
+function downloadGoal(
+  results: Results,
+  data: string,
+): { ours: string; theirs: string; ratio: number | null } {
+  const { job, saved } = results.downloads.get(data)!;
+  const oursSeconds = job.seconds + saved.seconds;
+  const ours = `${oursSeconds.toFixed(2)} s (job ${job.seconds.toFixed(2)} + curl ${saved.seconds.toFixed(2)})`;
+  const steps = results.pipelines.get(data)!;
+  if (typeof steps === 'string') return { ours, theirs: `skipped: ${steps}`, ratio: null };
+  const rclone = results.rows.find((r) => r.what.startsWith('rclone') && r.data === data)!;
+  const parts = [
+    { what: 'rclone', seconds: rclone.seconds },
+    ...steps.map((step) => ({ what: step.what.split(' ')[0], seconds: step.seconds })),
+  ];
+  const theirsSeconds = parts.reduce((sum, part) => sum + part.seconds, 0);
+  const theirs = `${theirsSeconds.toFixed(2)} s (${parts.map((part) => `${part.what} ${part.seconds.toFixed(2)}`).join(' + ')})`;
+  return { ours, theirs, ratio: theirsSeconds / oursSeconds };
+}
+
+/** The API serving the finished zip, against the faster of the bare server's read sizes; medians. */
+function servingGoal(results: Results, data: string): { ours: string; theirs: string; ratio: number } {
+  const ways = results.serving.get(data)!;
+  const gib = results.downloads.get(data)!.zipBytes / GIB;
+  const figures = (what: string) => {
+    const runs = ways.get(what)!;
+    return {
+      what,
+      seconds: median(runs.map((run) => run.seconds)),
+      cpuPerGiB: median(runs.map((run) => run.serverCpuSeconds)) / gib,
+    };
+  };
+  const api = figures(API_SERVES);
+  const bare = BARE_CHUNKS.map((chunk) => figures(bareServes(chunk))).sort(
+    (a, b) => a.seconds - b.seconds,
+  )[0];
+  const describe = ({ seconds, cpuPerGiB }: { seconds: number; cpuPerGiB: number }) =>
+    `${seconds.toFixed(2)} s, ${cpuPerGiB.toFixed(2)} CPU s/GiB`;
+  return {
+    ours: describe(api),
+    theirs: `${describe(bare)} (${bare.what.split(', ')[1]})`,
+    ratio: bare.seconds / api.seconds,
+  };
 }
 
 function target(name: string, root: string, partners: string[]) {
@@ -325,15 +543,26 @@ function makeData(userDir: string): void {
   execFileSync('sync');
 }
 
-/** Seconds one core takes here to digest 1 GiB with `algorithms` (node:crypto, as the worker), from 128 MiB. */
-function digestSeconds(algorithms: string[]): string {
+const digestTimes = new Map<string, number>();
+
+/**
+ * CPU seconds one core takes here to digest 1 GiB with each of `algorithms` (node:crypto, as the worker), from
+ * 256 MiB; CPU time rather than wall time, so that other work on the machine does not count. Measured once
+ * per set of algorithms.
+ */
+function digestSeconds(algorithms: string[]): number {
+  const key = algorithms.join(',');
+  const known = digestTimes.get(key);
+  if (known !== undefined) return known;
   const chunk = randomFillSync(Buffer.alloc(MIB));
-  const seconds = timed(() => {
-    const hashes = algorithms.map((algorithm) => createHash(algorithm));
-    for (let i = 0; i < 128; i++) for (const hash of hashes) hash.update(chunk);
-    for (const hash of hashes) hash.digest();
-  });
-  return (seconds * 8).toFixed(2);
+  const before = process.cpuUsage();
+  const hashes = algorithms.map((algorithm) => createHash(algorithm));
+  for (let i = 0; i < 256; i++) for (const hash of hashes) hash.update(chunk);
+  for (const hash of hashes) hash.digest();
+  const { user, system } = process.cpuUsage(before);
+  const seconds = ((user + system) / 1e6) * 4;
+  digestTimes.set(key, seconds);
+  return seconds;
 }
 
 function timed(work: () => unknown): number {
