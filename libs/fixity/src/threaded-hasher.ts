@@ -1,14 +1,17 @@
-import { getHashes } from 'node:crypto';
+import { createHash, getHashes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import type * as Crypto from 'node:crypto';
 import { GIT_BLOB_SHA1 } from './algorithms';
 import { startHashingWorker, type ThreadModules } from './hashing-worker';
 
 /**
- * Hashing streamed bytes on a thread of its own. A job's main thread also reads, zips, checksums (CRC) and
+ * Hashing streamed bytes on threads of their own. A job's main thread also reads, zips, checksums (CRC) and
  * writes every byte; with md5, sha256 and sha512 on top it ran out of CPU long before the disk did. Here each
- * chunk is copied into a slot of a shared buffer and hashed by the thread, so hashing and the rest overlap
- * on two cores. Slots are few, so a producer that outruns the thread waits (memory stays bounded).
+ * chunk is copied into a slot of a shared buffer and hashed by the threads, so hashing and the rest overlap.
+ * A stream's algorithms are shared out among as many threads as there are cores (each digest is serial:
+ * md5 and sha512 on one thread took a download's whole time on their own). Slots are few, so a producer
+ * that outruns the threads waits (memory stays bounded).
  *
  * A stream opens with its first message, and an `update` with `last` (the stream's announced size is reached)
  * also digests: a 1 MiB file then costs one message each way, not three and two (in a profile, messages took
@@ -77,7 +80,7 @@ interface ThreadSettings {
 const SLOT_BYTES = 1 << 20;
 const SLOTS = 4;
 
-/** Feeds chunks to several digests at once on the hashing thread; one instance per stream. */
+/** Feeds chunks to several digests at once on the hashing threads; one instance per stream. */
 export interface StreamHasher {
   /** resolves once the chunk is handed over (it may be reused then); waits while every slot is busy */
   update(chunk: Buffer): Promise<void>;
@@ -87,15 +90,25 @@ export interface StreamHasher {
   drop(): void;
 }
 
+/** A share of a stream's algorithms, hashed on one thread. */
+interface Part {
+  thread: HashingThread;
+  algorithms: string[];
+}
+
 class ThreadedHasher implements StreamHasher {
   private readonly slots: Uint8Array;
   private readonly free: number[] = Array.from({ length: SLOTS }, (_, slot) => slot);
+  /** per slot: the threads that have not yet hashed what it holds */
+  private readonly unhashed = new Uint8Array(SLOTS);
   private waitingForSlot: (() => void) | null = null;
-  /** sent with the first message */
-  private opening: Opening | null;
+  /** the threads have had the stream's first message */
+  private opened = false;
   private bytes = 0;
   /** the digests, asked for (or due, once the last chunk went) */
   private digests: Promise<Record<string, string>> | null = null;
+  private readonly collected: Record<string, string> = {};
+  private partsLeft: number;
   private finishing: {
     resolve: (digests: Record<string, string>) => void;
     reject: (error: Error) => void;
@@ -103,14 +116,15 @@ class ThreadedHasher implements StreamHasher {
   private failure: Error | null = null;
 
   constructor(
-    private readonly thread: HashingThread,
     readonly id: number,
     readonly shared: SharedArrayBuffer,
-    algorithms: readonly string[],
+    private readonly parts: Part[],
     private readonly size: number | undefined,
+    private readonly done: (hasher: ThreadedHasher) => void,
   ) {
     this.slots = new Uint8Array(shared);
-    this.opening = { shared, algorithms: [...algorithms], size };
+    this.partsLeft = parts.length;
+    for (const { thread } of parts) thread.track(this);
   }
 
   async update(chunk: Buffer): Promise<void> {
@@ -123,7 +137,8 @@ class ThreadedHasher implements StreamHasher {
       this.slots.set(piece, slot * SLOT_BYTES);
       this.bytes += piece.length;
       const last = this.bytes === this.size;
-      this.thread.post({ op: 'update', id: this.id, slot, length: piece.length, ...this.opened(), last });
+      this.unhashed[slot] = this.parts.length;
+      this.post((open) => ({ op: 'update', id: this.id, slot, length: piece.length, open, last }));
       if (last) this.expectDigests();
     }
   }
@@ -132,25 +147,30 @@ class ThreadedHasher implements StreamHasher {
     if (this.failure) return Promise.reject(this.failure);
     if (!this.digests) {
       this.expectDigests();
-      this.thread.post({ op: 'digest', id: this.id, ...this.opened() });
+      this.post((open) => ({ op: 'digest', id: this.id, open }));
     }
     return this.digests!;
   }
 
   drop(): void {
     this.fail(new Error('the stream was dropped'));
-    // a stream that never sent anything is unknown to the thread
-    this.thread.drop(this, this.opening === null);
+    // a stream that never sent anything is unknown to the threads
+    for (const { thread } of this.parts) thread.drop(this, this.opened);
+    this.done(this);
   }
 
-  onReply(reply: Reply): void {
-    if (reply.slot !== undefined) {
+  onReply(reply: Reply, thread: HashingThread): void {
+    if (reply.slot !== undefined && --this.unhashed[reply.slot] === 0) {
       this.free.push(reply.slot);
       this.wake();
     }
     if (reply.op === 'digest') {
-      this.thread.release(this);
-      this.finishing?.resolve(reply.digests);
+      thread.release(this);
+      Object.assign(this.collected, reply.digests);
+      if (--this.partsLeft === 0) {
+        this.done(this);
+        this.finishing?.resolve(this.collected);
+      }
     } else if (reply.op === 'error') {
       this.fail(new Error(`hashing failed: ${reply.message}`));
     }
@@ -162,11 +182,14 @@ class ThreadedHasher implements StreamHasher {
     this.wake();
   }
 
-  /** The opening, on the stream's first message only. */
-  private opened(): { open?: Opening } {
-    const opening = this.opening;
-    this.opening = null;
-    return opening ? { open: opening } : {};
+  /** Sends one message to each part's thread; the first carries the opening of the part's share. */
+  private post(message: (open: Opening | undefined) => Request): void {
+    const opening = !this.opened;
+    this.opened = true;
+    for (const { thread, algorithms } of this.parts) {
+      const open = opening ? { shared: this.shared, algorithms, size: this.size } : undefined;
+      thread.post(message(open));
+    }
   }
 
   private expectDigests(): void {
@@ -191,18 +214,13 @@ class ThreadedHasher implements StreamHasher {
   }
 }
 
-/** The thread and its streams. Slot buffers are kept for the next stream instead of being allocated anew. */
+/** One hashing thread and the streams it hashes a share of. */
 class HashingThread {
   private worker: Worker | null = null;
   private readonly active = new Map<number, ThreadedHasher>();
-  private readonly spareBuffers: SharedArrayBuffer[] = [];
-  private nextId = 0;
 
-  open(algorithms: readonly string[], size: number | undefined): StreamHasher {
-    const shared = this.spareBuffers.pop() ?? new SharedArrayBuffer(SLOT_BYTES * SLOTS);
-    const hasher = new ThreadedHasher(this, this.nextId++, shared, algorithms, size);
+  track(hasher: ThreadedHasher): void {
     this.active.set(hasher.id, hasher);
-    return hasher;
   }
 
   post(message: Request): void {
@@ -223,8 +241,6 @@ class HashingThread {
 
   release(hasher: ThreadedHasher): void {
     if (!this.active.delete(hasher.id)) return;
-    // a few spares cover the streams of a job that run at the same time
-    if (this.spareBuffers.length < 8) this.spareBuffers.push(hasher.shared);
     // the thread keeps the process alive only while a stream is open
     if (this.active.size === 0) this.worker?.unref();
   }
@@ -235,7 +251,7 @@ class HashingThread {
       slotBytes: SLOT_BYTES,
       gitBlobSha1: GIT_BLOB_SHA1,
     });
-    worker.on('message', (reply: Reply) => this.active.get(reply.id)?.onReply(reply));
+    worker.on('message', (reply: Reply) => this.active.get(reply.id)?.onReply(reply, this));
     const failAll = (error: Error) => {
       for (const hasher of this.active.values()) hasher.fail(error);
       this.active.clear();
@@ -248,17 +264,82 @@ class HashingThread {
   }
 }
 
-const thread = new HashingThread();
+/** A stream has at most this many algorithms to share out (the bag's three and a target's own). */
+const MOST_SHARES = 4;
+
+/**
+ * The hashing threads, one per core up to MOST_SHARES (each started when first needed), and the streams'
+ * slot buffers, kept for the next stream instead of being allocated anew.
+ */
+class StreamHashing {
+  private readonly threads = Array.from(
+    { length: Math.max(1, Math.min(availableParallelism(), MOST_SHARES)) },
+    () => new HashingThread(),
+  );
+  private readonly spareBuffers: SharedArrayBuffer[] = [];
+  private nextId = 0;
+
+  open(algorithms: readonly string[], size: number | undefined): StreamHasher {
+    const id = this.nextId++;
+    const shared = this.spareBuffers.pop() ?? new SharedArrayBuffer(SLOT_BYTES * SLOTS);
+    // a stream's heaviest share goes to a different thread than the previous stream's, to spread the load
+    const parts = shareOut(algorithms, this.threads.length).map((share, i) => ({
+      thread: this.threads[(id + i) % this.threads.length],
+      algorithms: share,
+    }));
+    return new ThreadedHasher(id, shared, parts, size, (hasher) => this.recycle(hasher));
+  }
+
+  private recycle(hasher: ThreadedHasher): void {
+    // a few spares cover the streams of a job that run at the same time
+    if (this.spareBuffers.length < 8 && !this.spareBuffers.includes(hasher.shared))
+      this.spareBuffers.push(hasher.shared);
+  }
+}
+
+/** What hashing costs per algorithm on this machine, measured once each (CPU time of 2 MiB). */
+const costs = new Map<string, number>();
+
+function costOf(algorithm: string): number {
+  const name = algorithm === GIT_BLOB_SHA1 ? 'sha1' : algorithm;
+  let cost = costs.get(name);
+  if (cost === undefined) {
+    const sample = Buffer.alloc(1 << 20);
+    createHash(name).update(sample).digest();
+    const before = process.cpuUsage();
+    createHash(name).update(sample).update(sample).digest();
+    const { user, system } = process.cpuUsage(before);
+    cost = user + system;
+    costs.set(name, cost);
+  }
+  return cost;
+}
+
+/** `algorithms` in at most `threads` shares of about equal cost, the costliest share first. */
+function shareOut(algorithms: readonly string[], threads: number): string[][] {
+  const shares = Array.from({ length: Math.min(threads, algorithms.length) || 1 }, () => ({
+    cost: 0,
+    algorithms: [] as string[],
+  }));
+  for (const algorithm of [...algorithms].sort((a, b) => costOf(b) - costOf(a))) {
+    const lightest = shares.reduce((least, share) => (share.cost < least.cost ? share : least));
+    lightest.algorithms.push(algorithm);
+    lightest.cost += costOf(algorithm);
+  }
+  return shares.sort((a, b) => b.cost - a.cost).map((share) => share.algorithms);
+}
+
+const hashing = new StreamHashing();
 const KNOWN = new Set([...getHashes().map((name) => name.toLowerCase()), GIT_BLOB_SHA1]);
 
 /**
- * A stream hasher on the shared hashing thread; throws at once for an algorithm it does not know. A git blob
- * id covers a header with the size, so `git-blob-sha1` needs the stream's `size`.
+ * A stream hasher on the hashing threads; throws at once for an algorithm it does not know. A git blob id
+ * covers a header with the size, so `git-blob-sha1` needs the stream's `size`.
  */
 export function createStreamHasher(algorithms: readonly string[], size?: number): StreamHasher {
   const unknown = algorithms.find((algorithm) => !KNOWN.has(algorithm.toLowerCase()));
   if (unknown) throw new Error(`Unknown hash algorithm: ${unknown}`);
   if (algorithms.includes(GIT_BLOB_SHA1) && size === undefined)
     throw new Error(`${GIT_BLOB_SHA1} needs the size of the stream`);
-  return thread.open(algorithms, size);
+  return hashing.open(algorithms, size);
 }
