@@ -6,6 +6,7 @@ import {
   PER_PAGE,
   checksum,
   contents,
+  copiedBytes,
   incoming,
   itWhen,
   put,
@@ -194,6 +195,8 @@ function walkCases(suite: Suite): void {
         equal: true,
       });
       expect(entry.size).toBe(bytes.length);
+      if (entry.copyInto)
+        expect(await copiedBytes(entry)).toEqual({ equal: true, sha256: checksum('sha256', bytes) });
       for (const [algorithm, value] of Object.entries(await entry.sourceHashes(hashAlgorithms))) {
         expect(hashAlgorithms).toContain(algorithm);
         expect({ path: entry.path, algorithm, value }).toEqual({

@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type {
   Connector,
@@ -84,6 +87,19 @@ export function checksum(algorithm: string, bytes: Buffer): string {
 export function incoming(content: string | Buffer): IncomingFile {
   const bytes = Buffer.from(content);
   return { size: bytes.length, open: async () => Readable.from([bytes]) };
+}
+
+/** A file that offers a local copy, copied into a temporary file: whether it holds the streamed bytes, and the digest. */
+export async function copiedBytes(file: RemoteFile): Promise<{ equal: boolean; sha256: string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'presqt-copy-'));
+  try {
+    const copy = await open(join(dir, 'copy'), 'wx');
+    const digests = await file.copyInto!(copy.fd, ['sha256']).finally(() => copy.close());
+    const streamed = await readAll(await file.open());
+    return { equal: (await readFile(join(dir, 'copy'))).equals(streamed), sha256: digests.sha256 };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 export async function walked(session: ConnectorSession, id: string): Promise<(RemoteFile | RemoteFolder)[]> {

@@ -1,10 +1,12 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { writeSync } from 'node:fs';
+import { mkdir, mkdtemp, open, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { connectorContext } from '../support/connector-context';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { filesystemConnector } from '@app/connectors/filesystem';
-import type { ConnectorSession, DuplicateAction, IncomingFile } from '@app/connectors';
+import type { ConnectorSession, DuplicateAction, IncomingFile, RemoteFile } from '@app/connectors';
 
 const incoming = (text: string): IncomingFile => ({
   size: Buffer.byteLength(text),
@@ -92,5 +94,55 @@ describe('filesystem connector: writing', () => {
       join('kept', 'old.txt'),
     ]);
     expect(await readFile(join(userDir, 'P', 'kept', 'old.txt'), 'utf8')).toBe('old');
+  });
+
+  it('copies a file that offers copyInto without streaming it, and reads back only its sha256', async () => {
+    const project = await session.createProject('P');
+    const content = Buffer.from('copied, not streamed\n');
+    const copied: IncomingFile = {
+      size: content.length,
+      open: () => Promise.reject(new Error('a local copy is not streamed')),
+      copyInto: async (target) => void writeSync(target, content),
+    };
+    const stored = await put(project.id, ['sub', 'f.bin'], copied, 'ignore');
+    expect(stored).toMatchObject({
+      outcome: 'created',
+      hashes: { sha256: createHash('sha256').update(content).digest('hex') },
+    });
+    expect(Object.keys(stored.hashes)).toEqual(['sha256']);
+    const written = join(userDir, 'P', 'sub', 'f.bin');
+    expect(await readFile(written)).toEqual(content);
+    expect((await stat(written)).mode & 0o777).toBe(0o644);
+  });
+
+  it("copies a walked file's bytes with their digests, and refuses one swapped for a symlink since the walk", async () => {
+    await mkdir(join(userDir, 'Src'), { recursive: true });
+    await mkdir(join(tmp, 'root', 'bob'), { recursive: true });
+    const content = Buffer.alloc(3 * (1 << 20) + 5, 7);
+    await writeFile(join(userDir, 'Src', 'a.bin'), content);
+    await writeFile(join(userDir, 'Src', 'b.txt'), 'mine');
+    await writeFile(join(tmp, 'root', 'bob', 'secret.txt'), 'TOP SECRET');
+    const files: RemoteFile[] = [];
+    for await (const entry of session.walk(Buffer.from('Src').toString('base64url'), {}))
+      if (entry.kind === 'file') files.push(entry);
+    const [a, b] = ['Src/a.bin', 'Src/b.txt'].map((path) => files.find((file) => file.path === path)!);
+
+    const target = join(tmp, 'copy.bin');
+    const handle = await open(target, 'wx');
+    const digests = await a.copyInto!(handle.fd, ['sha256', 'md5']);
+    await handle.close();
+    expect((await readFile(target)).equals(content)).toBe(true);
+    expect(digests).toEqual({
+      sha256: createHash('sha256').update(content).digest('hex'),
+      md5: createHash('md5').update(content).digest('hex'),
+    });
+
+    await rm(join(userDir, 'Src', 'b.txt'));
+    await symlink(join(tmp, 'root', 'bob', 'secret.txt'), join(userDir, 'Src', 'b.txt'));
+    const stolen = await open(join(tmp, 'stolen'), 'wx');
+    await expect(b.copyInto!(stolen.fd, ['sha256'])).rejects.toMatchObject({ code: 'ELOOP' });
+    await expect(b.open()).rejects.toMatchObject({ code: 'ELOOP' });
+    await stolen.close();
+    expect(await readFile(join(tmp, 'stolen'), 'utf8')).toBe('');
   });
 });

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { createMultiHasher, createStreamHasher, GIT_BLOB_SHA1, hashFile } from '@app/fixity';
+import { copyHashing, createMultiHasher, createStreamHasher, GIT_BLOB_SHA1, hashFile } from '@app/fixity';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -83,6 +83,30 @@ describe('fixity', () => {
       expect(digest.sha256).toBe(createHash('sha256').update(`content ${i}`).digest('hex')),
     );
     await expect(hashFile(join(dir, 'missing'), ['md5'])).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('copies between open files on a hashing thread, up to the length given, with the digests of what it copied', async () => {
+    const bytes = randomBytes(2 * (1 << 20) + 99);
+    const source = join(dir, 'source');
+    await writeFile(source, bytes);
+    const copy = async (name: string, length: number) => {
+      const [from, to] = await Promise.all([open(source, 'r'), open(join(dir, name), 'wx')]);
+      try {
+        return await copyHashing(from.fd, to.fd, length, ['md5', 'sha512']);
+      } finally {
+        await Promise.all([from.close(), to.close()]);
+      }
+    };
+    const digests = (data: Buffer) => ({
+      md5: createHash('md5').update(data).digest('hex'),
+      sha512: createHash('sha512').update(data).digest('hex'),
+    });
+    expect(await copy('whole', bytes.length)).toEqual(digests(bytes));
+    expect((await readFile(join(dir, 'whole'))).equals(bytes)).toBe(true);
+    // a file that grew since it was listed is copied up to its listed size; one that shrank, to its end
+    expect(await copy('head', 1000)).toEqual(digests(bytes.subarray(0, 1000)));
+    expect((await readFile(join(dir, 'head'))).equals(bytes.subarray(0, 1000))).toBe(true);
+    expect(await copy('longer', bytes.length + 5)).toEqual(digests(bytes));
   });
 
   it('multi-hasher gives the same digests for a stream fed in pieces as for the whole', () => {

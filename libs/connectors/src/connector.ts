@@ -84,6 +84,12 @@ export interface RemoteFile {
    * or, for a walk given a `workDir`, as long as the job runs.
    */
   open(): Promise<Readable>;
+  /**
+   * For a file on this machine's disk (the filesystem): its bytes copied into the open file `target` on a
+   * hashing thread, never through the job's streams, with the digests of the bytes copied for each of
+   * `algorithms`. A writer of local files uses it instead of open() (see IncomingFile.copyInto).
+   */
+  copyInto?: (target: number, algorithms: readonly string[]) => Promise<Record<string, string>>;
 }
 
 /** A folder met while walking a resource (so that empty folders survive a download). */
@@ -99,6 +105,12 @@ export interface IncomingFile {
   size: number;
   /** may be called again when a write is retried; each call streams the file from its start */
   open(): Promise<Readable>;
+  /**
+   * Writes the file's bytes into the open file `target` without streaming them through the job (a source on
+   * this machine's disk: RemoteFile.copyInto); the bytes are checked as open()'s would be. A writer that
+   * writes local files uses it, when present, instead of open().
+   */
+  copyInto?(target: number): Promise<void>;
 }
 
 export interface PutFileResult {
@@ -108,7 +120,8 @@ export interface PutFileResult {
   /** `/`-separated path inside the target, for the metadata file */
   path: string;
   /**
-   * Checksums the target reports for the stored file, among the connector's `hashAlgorithms`, to compare with
+   * Checksums the target reports for the stored file, among the connector's `storedHashAlgorithms` (or else
+   * its `hashAlgorithms`), to compare with
    * the bytes sent (docs/behaviour.md#fixity); empty when it reports none.
    */
   hashes: Record<string, string>;
@@ -205,6 +218,12 @@ export interface Connector {
    * PutFileResult.hashes may hold. Any algorithm of `@app/fixity` (`git-blob-sha1` is a git blob id).
    */
   readonly hashAlgorithms: readonly string[];
+  /**
+   * The checksums its writer reports of a stored file (PutFileResult.hashes) where they are fewer than
+   * `hashAlgorithms`: a target that keeps none computes them by reading the written file back, and then
+   * reads it for the first alone, as its RemoteFile.sourceHashes does.
+   */
+  readonly storedHashAlgorithms?: readonly string[];
   /**
    * Why the target refuses a file or folder name (one path segment), or null when it takes it: the rule its
    * writer applies, so that an upload is checked before the 202.

@@ -8,9 +8,11 @@ export interface ByteRange {
   length: number;
 }
 
+/** Either a file to hash (`path`, or a `range` of it), or bytes to copy from one open file into another. */
 interface Request {
   id: number;
-  path: string;
+  path?: string;
+  copy?: { from: number; to: number; length: number };
   algorithms: string[];
   range?: ByteRange;
 }
@@ -24,31 +26,46 @@ interface Reply {
 /**
  * The thread's program, hashing a file off the main thread: the thread reads (synchronously: it does nothing
  * else) and hashes it in 1 MiB chunks, so the main thread (which also streams and hashes job data) and the
- * hashing use separate cores.
+ * hashing use separate cores. A copy writes each chunk on into the other file as well.
  */
 function hashFilesOnThread({ port, crypto, fs }: ThreadModules): void {
   // one buffer, reused for every chunk: the thread allocates nothing per chunk, so it leaves no garbage behind
   const buffer = Buffer.allocUnsafe(1 << 20);
-  port.on('message', ({ id, path, algorithms, range }: Request) => {
+  /** Reads `length` bytes (or to the end) of `fd` from `position` (or its current one), chunk by chunk. */
+  const readChunks = (fd: number, position: number | null, length: number, each: (chunk: Buffer) => void) => {
+    let left = length;
+    for (
+      let read;
+      left > 0 && (read = fs.readSync(fd, buffer, 0, Math.min(buffer.length, left), position)) > 0;
+    ) {
+      each(buffer.subarray(0, read));
+      left -= read;
+      if (position !== null) position += read;
+    }
+    return left;
+  };
+  const writeAll = (fd: number, chunk: Buffer) => {
+    for (let written = 0; written < chunk.length;) written += fs.writeSync(fd, chunk, written);
+  };
+  port.on('message', ({ id, path, copy, algorithms, range }: Request) => {
     let fd: number | undefined;
     let reply: Reply;
     try {
       const hashes = algorithms.map((algorithm) => crypto.createHash(algorithm));
-      fd = fs.openSync(path, 'r');
-      // a whole file is read from its current position, a range from its start up to its length
-      let position = range ? range.start : null;
-      let left = range ? range.length : Infinity;
-      for (
-        let read;
-        left > 0 && (read = fs.readSync(fd, buffer, 0, Math.min(buffer.length, left), position)) > 0;
-      ) {
-        const chunk = buffer.subarray(0, read);
-        for (const hash of hashes) hash.update(chunk);
-        left -= read;
-        if (position !== null) position += read;
+      const hashChunk = (chunk: Buffer) => hashes.forEach((hash) => hash.update(chunk));
+      if (copy) {
+        // the source's open file is read from its start; what it holds beyond `length` is left
+        readChunks(copy.from, 0, copy.length, (chunk) => {
+          hashChunk(chunk);
+          writeAll(copy.to, chunk);
+        });
+      } else {
+        fd = fs.openSync(path!, 'r');
+        // a whole file is read from its current position, a range from its start up to its length
+        const left = readChunks(fd, range ? range.start : null, range ? range.length : Infinity, hashChunk);
+        if (range && left > 0)
+          throw new Error(`${path} ends before the ${range.length} bytes from ${range.start}`);
       }
-      if (range && left > 0)
-        throw new Error(`${path} ends before the ${range.length} bytes from ${range.start}`);
       reply = {
         id,
         digests: Object.fromEntries(hashes.map((hash, i) => [algorithms[i], hash.digest('hex')])),
@@ -77,14 +94,14 @@ class HashPool {
     this.size = size;
   }
 
-  hash(path: string, algorithms: readonly string[], range?: ByteRange): Promise<Record<string, string>> {
+  /** Sends `request` (with an id of its own) to one of the threads; its digests. */
+  run(request: Omit<Request, 'id'>): Promise<Record<string, string>> {
     const id = this.nextId++;
     const worker = this.worker(id % this.size);
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.holdProcess(true);
-      const request: Request = { id, path, algorithms: [...algorithms], range };
-      worker.postMessage(request);
+      worker.postMessage({ ...request, id });
     });
   }
 
@@ -140,5 +157,19 @@ export function hashFile(
   algorithms: readonly string[],
   range?: ByteRange,
 ): Promise<Record<string, string>> {
-  return pool.hash(path, algorithms, range);
+  return pool.run({ path, algorithms: [...algorithms], range });
+}
+
+/**
+ * Copies `length` bytes (or fewer, where the file ends first) from the start of the open file `from` into the
+ * open file `to`, on a hashing thread, in 1 MiB chunks of one reused buffer; the hex digests of the bytes
+ * copied for each algorithm. The caller keeps and closes both descriptors.
+ */
+export function copyHashing(
+  from: number,
+  to: number,
+  length: number,
+  algorithms: readonly string[],
+): Promise<Record<string, string>> {
+  return pool.run({ copy: { from, to, length }, algorithms: [...algorithms] });
 }

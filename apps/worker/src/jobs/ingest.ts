@@ -4,6 +4,7 @@ import type { DuplicateAction, PutFileResult, ResourceWriter } from '@app/connec
 import { createStreamHasher, type StreamHasher } from '@app/fixity';
 import { JobStore } from '@app/jobs';
 import type { FtsFileEntry } from '@app/metadata';
+import type { Target } from '@app/targets';
 import { bothChecks, checksumsOfBytes, compareChecksums, FixityTally, type FixityCheck } from './fixity';
 import type { JobContext } from './job-context';
 import { JsonLinesWriter, meter, SpilledList } from '@app/common';
@@ -21,6 +22,8 @@ export interface IngestFile {
   /** the source keeps no checksums: they are taken from the bytes that pass (RemoteFile.checksumsOfBytes) */
   checksumsOfBytes?: true;
   open(): Promise<Readable>;
+  /** a source on this machine's disk: RemoteFile.copyInto */
+  copyInto?: (target: number, algorithms: readonly string[]) => Promise<Record<string, string>>;
 }
 
 type Outcome = PutFileResult['outcome'];
@@ -50,7 +53,10 @@ export interface IngestOptions {
   concurrency: number;
   /** the checksums the source may vouch for (its expectedHashes answers among them) */
   sourceAlgorithms: readonly string[];
-  /** the checksums the destination reports of what it stores, to compare the passed bytes with */
+  /**
+   * the checksums the destination reports of what it stores, to compare the passed bytes with
+   * (storedAlgorithms)
+   */
   destinationAlgorithms: readonly string[];
   /**
    * The job made the container itself (a new project), so any file already there was written by an earlier
@@ -110,6 +116,11 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
   return report;
 }
 
+/** The checksums a destination reports of a file it stored. */
+export function storedAlgorithms(destination: Target): readonly string[] {
+  return destination.connector.storedHashAlgorithms ?? destination.connector.hashAlgorithms;
+}
+
 function byOutcome<T>(make: (outcome: Outcome) => T): Record<Outcome, T> {
   return { created: make('created'), updated: make('updated'), ignored: make('ignored') };
 }
@@ -120,6 +131,8 @@ function byOutcome<T>(make: (outcome: Outcome) => T): Record<Outcome, T> {
  */
 class PassedBytes {
   private hasher: StreamHasher | null = null;
+  /** the digests of the last copy, where the writer copied the file instead of reading it */
+  private copied: Record<string, string> | null = null;
   private reported = 0;
 
   constructor(
@@ -130,6 +143,7 @@ class PassedBytes {
 
   watch(source: Readable): Readable {
     this.hasher?.drop();
+    this.copied = null;
     const hasher = createStreamHasher(this.algorithms, this.size);
     this.hasher = hasher;
     let position = 0;
@@ -143,12 +157,21 @@ class PassedBytes {
     });
   }
 
-  /** The digests of the last read; null when the writer never read the file. */
+  /** Copies the file with `copyInto` (of the source) into `target`, hashing what passes. */
+  async copy(copyInto: NonNullable<IngestFile['copyInto']>, target: number): Promise<void> {
+    this.hasher?.drop();
+    this.hasher = null;
+    this.copied = null;
+    this.copied = await copyInto(target, this.algorithms);
+    this.countRest();
+  }
+
+  /** The digests of the last read or copy; null when the writer never read the file. */
   async digest(): Promise<Record<string, string> | null> {
     this.countRest();
     const hasher = this.hasher;
     this.hasher = null;
-    return hasher ? hasher.digest() : null;
+    return hasher ? hasher.digest() : this.copied;
   }
 
   drop(): void {
@@ -190,17 +213,24 @@ const NOT_COMPARED: FixityCheck = { failed: false, unverified: false, failures: 
 
 /** Writes one file and compares checksums on both sides. */
 async function writeFile(file: IngestFile, options: IngestOptions): Promise<FileReport> {
-  // only what will be compared: the source's checksums and the destination's
-  const algorithms = [...new Set([...options.sourceAlgorithms, ...options.destinationAlgorithms])];
+  // only what will be compared: the source's checksums (of a source that keeps none, the one taken from the
+  // bytes: see checksumsOfBytes) and the destination's
+  const vouched = file.checksumsOfBytes ? options.sourceAlgorithms.slice(0, 1) : options.sourceAlgorithms;
+  const algorithms = [...new Set([...vouched, ...options.destinationAlgorithms])];
   // the source's checksums are fetched while the bytes move, not before
   const expecting = file.checksumsOfBytes ? null : file.expectedHashes();
   expecting?.catch(() => undefined);
   const passed = new PassedBytes(algorithms, file.size, options.context);
   let stored: PutFileResult;
   try {
+    const { copyInto } = file;
     stored = await options.writer.putFile(
       file.path,
-      { size: file.size, open: async () => passed.watch(await file.open()) },
+      {
+        size: file.size,
+        open: async () => passed.watch(await file.open()),
+        copyInto: copyInto && ((target) => passed.copy(copyInto, target)),
+      },
       options.duplicate,
     );
   } catch (error) {

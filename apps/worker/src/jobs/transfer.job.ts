@@ -18,7 +18,7 @@ import {
   writeOrTakeBack,
   type Destination,
 } from './destination';
-import { ingest, type IngestFile, type IngestReport } from './ingest';
+import { ingest, storedAlgorithms, type IngestFile, type IngestReport } from './ingest';
 import { TargetSessions, type TargetSession } from './target-sessions';
 import { WalkedResource } from './walked-resource';
 
@@ -127,7 +127,7 @@ export class TransferJob implements JobHandler<'transfer'> {
       store: this.store,
       concurrency: this.worker.fileTransfers,
       sourceAlgorithms,
-      destinationAlgorithms: destination.connector.hashAlgorithms,
+      destinationAlgorithms: storedAlgorithms(destination),
       ownContainer: place.newProject,
       workDir,
     });
@@ -237,5 +237,6 @@ function ingestFile(file: RemoteFile, strip: number, algorithms: readonly string
     expectedHashes: () => file.sourceHashes(algorithms),
     checksumsOfBytes: file.checksumsOfBytes,
     open: () => file.open(),
+    copyInto: file.copyInto,
   };
 }

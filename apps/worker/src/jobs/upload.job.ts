@@ -18,7 +18,7 @@ import { mergeFtsMetadata, newAction, type FtsMetadata } from '@app/metadata';
 import type { ConnectorSession } from '@app/connectors';
 import type { Target } from '@app/targets';
 import { WorkerSettings } from '../worker.settings';
-import { ingest, type IngestFile } from './ingest';
+import { ingest, storedAlgorithms, type IngestFile } from './ingest';
 import type { JobContext } from './job-context';
 import type { JobHandler, JobOutcome } from './job-handler';
 import { TargetSessions, type TargetSession } from './target-sessions';
@@ -101,7 +101,7 @@ export class UploadJob implements JobHandler<'upload'> {
       context,
       store: this.store,
       concurrency: this.worker.fileTransfers,
-      destinationAlgorithms: target.connector.hashAlgorithms,
+      destinationAlgorithms: storedAlgorithms(target),
       ownContainer: destination.newProject,
       ...bagFiles(upload),
     });

@@ -15,7 +15,7 @@ import { DigestCache } from './digest-cache';
 import * as operations from './operations';
 import { sha256Hex, usersByTokenDigest, validateOptions, type FilesystemOptions } from './options';
 import type { FilesystemSession } from './session';
-import { filesystemNameProblem } from './writing';
+import { filesystemNameProblem, STORED_HASHES } from './writing';
 
 function unavailable(): ConnectorError {
   return new ConnectorError(503, 'The storage of this target is not available.');
@@ -51,6 +51,7 @@ async function seedRoot(root: string, seed: string): Promise<void> {
 /** A directory of the service's holding one folder per user, each user's projects in it. */
 class FilesystemConnector implements Connector {
   readonly hashAlgorithms = ['sha256', 'md5'];
+  readonly storedHashAlgorithms = STORED_HASHES;
   readonly nameProblem = filesystemNameProblem;
   private readonly digests = new DigestCache();
   /** each user's directory, resolved, once it has been made ready */

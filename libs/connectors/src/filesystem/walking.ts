@@ -1,4 +1,11 @@
-import { constants, createReadStream, open as openCallback, type Stats } from 'node:fs';
+import { copyHashing } from '@app/fixity';
+import {
+  close as closeCallback,
+  constants,
+  createReadStream,
+  open as openCallback,
+  type Stats,
+} from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
@@ -9,6 +16,7 @@ import { locate } from './locate';
 import type { FilesystemSession } from './session';
 
 const openFd = promisify(openCallback);
+const closeFd = promisify(closeCallback);
 
 interface TreeEntry {
   /** `/`-separated, from `base` */
@@ -74,6 +82,15 @@ function remoteFile(digests: DigestCache, path: string, absolute: string, stats:
         start: 0,
         end: Math.max(0, stats.size - 1),
       });
+    },
+    copyInto: async (target, algorithms) => {
+      // as open(): a file swapped for a symlink since the walk is refused; up to the size walked
+      const fd = await openFd(absolute, constants.O_RDONLY | constants.O_NOFOLLOW);
+      try {
+        return await copyHashing(fd, target, stats.size, algorithms);
+      } finally {
+        await closeFd(fd);
+      }
     },
   };
 }
