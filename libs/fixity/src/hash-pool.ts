@@ -1,6 +1,5 @@
-import { availableParallelism } from 'node:os';
-import type { Worker } from 'node:worker_threads';
-import { startHashingWorker, type ThreadModules } from './hashing-worker';
+import type { ThreadModules } from './hashing-worker';
+import { hashingThreads, type HashingThread } from './hashing-threads';
 
 /** A part of a file: `length` bytes from `start` (a stored entry's data inside a zip). */
 export interface ByteRange {
@@ -10,6 +9,7 @@ export interface ByteRange {
 
 /** Either a file to hash (`path`, or a `range` of it), or bytes to copy from one open file into another. */
 interface Request {
+  family: 'file';
   id: number;
   path?: string;
   copy?: { from: number; to: number; length: number };
@@ -18,6 +18,7 @@ interface Request {
 }
 
 interface Reply {
+  family: 'file';
   id: number;
   digests?: Record<string, string>;
   error?: { message: string; code?: string };
@@ -47,7 +48,9 @@ function hashFilesOnThread({ port, crypto, fs }: ThreadModules): void {
   const writeAll = (fd: number, chunk: Buffer) => {
     for (let written = 0; written < chunk.length;) written += fs.writeSync(fd, chunk, written);
   };
-  port.on('message', ({ id, path, copy, algorithms, range }: Request) => {
+  port.on('message', (message: Request | { family: 'stream' }) => {
+    if (message.family !== 'file') return;
+    const { id, path, copy, algorithms, range } = message;
     let fd: number | undefined;
     let reply: Reply;
     try {
@@ -67,12 +70,13 @@ function hashFilesOnThread({ port, crypto, fs }: ThreadModules): void {
           throw new Error(`${path} ends before the ${range.length} bytes from ${range.start}`);
       }
       reply = {
+        family: 'file',
         id,
         digests: Object.fromEntries(hashes.map((hash, i) => [algorithms[i], hash.digest('hex')])),
       };
     } catch (error) {
       const { message, code } = error as NodeJS.ErrnoException;
-      reply = { id, error: { message, code } };
+      reply = { family: 'file', id, error: { message, code } };
     } finally {
       if (fd !== undefined) fs.closeSync(fd);
     }
@@ -80,72 +84,54 @@ function hashFilesOnThread({ port, crypto, fs }: ThreadModules): void {
   });
 }
 
+/** The files being hashed or copied on the hashing threads, by request id. */
 class HashPool {
-  private readonly workers: Worker[] = [];
   private readonly pending = new Map<
     number,
-    { resolve: (digests: Record<string, string>) => void; reject: (error: Error) => void }
+    {
+      thread: HashingThread;
+      resolve: (digests: Record<string, string>) => void;
+      reject: (error: Error) => void;
+    }
   >();
   private nextId = 0;
 
-  constructor(private size: number) {}
-
-  resize(size: number): void {
-    this.size = size;
-  }
-
-  /** Sends `request` (with an id of its own) to one of the threads; its digests. */
-  run(request: Omit<Request, 'id'>): Promise<Record<string, string>> {
+  /** Sends `request` (with an id of its own) to one of the threads, in turn; its digests. */
+  run(request: Omit<Request, 'id' | 'family'>): Promise<Record<string, string>> {
     const id = this.nextId++;
-    const worker = this.worker(id % this.size);
+    const thread = hashingThreads.at(id);
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.holdProcess(true);
-      worker.postMessage({ ...request, id });
+      this.pending.set(id, { thread, resolve, reject });
+      thread.hold();
+      thread.post<Request>({ ...request, family: 'file', id });
     });
   }
 
-  private worker(index: number): Worker {
-    let worker = this.workers[index];
-    if (!worker) {
-      worker = startHashingWorker(hashFilesOnThread, undefined);
-      worker.on('message', (reply: Reply) => this.settle(reply));
-      worker.on('error', (error) => this.failAll(error));
-      this.workers[index] = worker;
-    }
-    return worker;
-  }
-
-  private settle({ id, digests, error }: Reply): void {
+  reply({ id, digests, error }: Reply, thread: HashingThread): void {
     const request = this.pending.get(id);
-    this.pending.delete(id);
-    if (this.pending.size === 0) this.holdProcess(false);
     if (!request) return;
+    this.pending.delete(id);
+    thread.release();
     if (digests) request.resolve(digests);
     else request.reject(Object.assign(new Error(error?.message ?? 'hashing failed'), { code: error?.code }));
   }
 
-  private failAll(error: Error): void {
-    for (const request of this.pending.values()) request.reject(error);
-    this.pending.clear();
-    this.holdProcess(false);
-    this.workers.length = 0;
-  }
-
-  /** Threads keep the process alive only while a hash is pending, never when idle. */
-  private holdProcess(hold: boolean): void {
-    for (const worker of this.workers) {
-      if (hold) worker.ref();
-      else worker.unref();
+  /** A thread died: every request it had fails. */
+  failed(error: Error, thread: HashingThread): void {
+    for (const [id, request] of this.pending) {
+      if (request.thread !== thread) continue;
+      this.pending.delete(id);
+      request.reject(error);
     }
   }
 }
 
-const pool = new HashPool(1);
+const pool = new HashPool();
+hashingThreads.register('file', hashFilesOnThread, undefined, pool);
 
-/** How many threads hash files; each costs some memory, and more than the cores left over gains nothing. */
+/** How many hashing threads there are; each costs some memory, and more than the cores gains nothing. */
 export function setHashThreads(threads: number): void {
-  pool.resize(Math.max(1, Math.min(threads, availableParallelism())));
+  hashingThreads.resize(threads);
 }
 
 /**

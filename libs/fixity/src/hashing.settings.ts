@@ -6,6 +6,6 @@ export class HashingSettings extends Settings('Hashing', {
     min: 1,
     max: 16,
     default: 2,
-    doc: "threads that hash and copy whole files (source checksums, read-backs, fs to fs copies, an uploaded bag's stored files); at most the cores",
+    doc: "hashing threads (streamed bytes, whole files, fs to fs copies, an uploaded bag's stored files), at most the cores; each about 9 MiB",
   }),
 }) {}

@@ -1,17 +1,16 @@
 import { createHash, getHashes } from 'node:crypto';
-import { availableParallelism } from 'node:os';
-import type { Worker } from 'node:worker_threads';
 import type * as Crypto from 'node:crypto';
 import { GIT_BLOB_SHA1 } from './algorithms';
-import { startHashingWorker, type ThreadModules } from './hashing-worker';
+import type { ThreadModules } from './hashing-worker';
+import { hashingThreads, type HashingThread } from './hashing-threads';
 
 /**
  * Hashing streamed bytes on threads of their own. A job's main thread also reads, zips, checksums (CRC) and
  * writes every byte; with md5, sha256 and sha512 on top it ran out of CPU long before the disk did. Here each
  * chunk is copied into a slot of a shared buffer and hashed by the threads, so hashing and the rest overlap.
- * A stream's algorithms are shared out among as many threads as there are cores (each digest is serial:
- * md5 and sha512 on one thread took a download's whole time on their own). Slots are few, so a producer
- * that outruns the threads waits (memory stays bounded).
+ * A stream's algorithms are shared out among the hashing threads (each digest is serial: md5 and sha512 on
+ * one thread took a download's whole time on their own). Slots are few, so a producer that outruns the
+ * threads waits (memory stays bounded).
  *
  * A stream opens with its first message, and an `update` with `last` (the stream's announced size is reached)
  * also digests: a 1 MiB file then costs one message each way, not three and two (in a profile, messages took
@@ -23,15 +22,18 @@ interface Opening {
   size: number | undefined;
 }
 
-type Request =
+type Request = { family: 'stream' } & (
   | { op: 'update'; id: number; slot: number; length: number; open?: Opening; last: boolean }
   | { op: 'digest'; id: number; open?: Opening }
-  | { op: 'drop'; id: number };
+  | { op: 'drop'; id: number }
+);
 
-type Reply =
+type StreamReply =
   | { op: 'free'; id: number; slot: number }
   | { op: 'digest'; id: number; digests: Record<string, string>; slot?: number }
   | { op: 'error'; id: number; message: string; slot?: number };
+
+type Reply = { family: 'stream' } & StreamReply;
 
 /** The thread's program: one set of digests per open stream, fed from the stream's slots. */
 function hashStreamsOnThread(
@@ -39,7 +41,7 @@ function hashStreamsOnThread(
   { slotBytes, gitBlobSha1 }: ThreadSettings,
 ): void {
   const hashers = new Map<number, { slots: Uint8Array; hashes: Crypto.Hash[]; algorithms: string[] }>();
-  const reply = (message: Reply) => port.postMessage(message);
+  const reply = (message: StreamReply) => port.postMessage({ ...message, family: 'stream' });
   const open = (id: number, { shared, algorithms, size }: Opening) => {
     const hashOf = (algorithm: string) =>
       algorithm === gitBlobSha1
@@ -58,7 +60,8 @@ function hashStreamsOnThread(
     for (const hash of hasher.hashes) hash.update(hasher.slots.subarray(offset, offset + length));
     reply(last ? { op: 'digest', id, digests: digests(id), slot } : { op: 'free', id, slot });
   };
-  port.on('message', (message: Request) => {
+  port.on('message', (message: Request | { family: 'file' }) => {
+    if (message.family !== 'stream') return;
     try {
       if (message.op !== 'drop' && message.open) open(message.id, message.open);
       if (message.op === 'update') update(message);
@@ -108,7 +111,8 @@ class ThreadedHasher implements StreamHasher {
   /** the digests, asked for (or due, once the last chunk went) */
   private digests: Promise<Record<string, string>> | null = null;
   private readonly collected: Record<string, string> = {};
-  private partsLeft: number;
+  /** the threads still holding a part of the stream (not yet digested, dropped or failed) */
+  private readonly holding: Set<HashingThread>;
   private finishing: {
     resolve: (digests: Record<string, string>) => void;
     reject: (error: Error) => void;
@@ -123,8 +127,11 @@ class ThreadedHasher implements StreamHasher {
     private readonly done: (hasher: ThreadedHasher) => void,
   ) {
     this.slots = new Uint8Array(shared);
-    this.partsLeft = parts.length;
-    for (const { thread } of parts) thread.track(this);
+    this.holding = new Set(parts.map(({ thread }) => thread));
+  }
+
+  uses(thread: HashingThread): boolean {
+    return this.parts.some((part) => part.thread === thread);
   }
 
   async update(chunk: Buffer): Promise<void> {
@@ -138,7 +145,15 @@ class ThreadedHasher implements StreamHasher {
       this.bytes += piece.length;
       const last = this.bytes === this.size;
       this.unhashed[slot] = this.parts.length;
-      this.post((open) => ({ op: 'update', id: this.id, slot, length: piece.length, open, last }));
+      this.post((open) => ({
+        family: 'stream',
+        op: 'update',
+        id: this.id,
+        slot,
+        length: piece.length,
+        open,
+        last,
+      }));
       if (last) this.expectDigests();
     }
   }
@@ -147,16 +162,17 @@ class ThreadedHasher implements StreamHasher {
     if (this.failure) return Promise.reject(this.failure);
     if (!this.digests) {
       this.expectDigests();
-      this.post((open) => ({ op: 'digest', id: this.id, open }));
+      this.post((open) => ({ family: 'stream', op: 'digest', id: this.id, open }));
     }
     return this.digests!;
   }
 
   drop(): void {
+    // a stream that never sent anything is unknown to the threads; one a thread let go of needs no message
+    for (const thread of this.holding)
+      if (this.opened) thread.post({ family: 'stream', op: 'drop', id: this.id });
+    // an update still waiting for a slot fails rather than send its chunk after the drop; the threads go
     this.fail(new Error('the stream was dropped'));
-    // a stream that never sent anything is unknown to the threads
-    for (const { thread } of this.parts) thread.drop(this, this.opened);
-    this.done(this);
   }
 
   onReply(reply: Reply, thread: HashingThread): void {
@@ -165,9 +181,9 @@ class ThreadedHasher implements StreamHasher {
       this.wake();
     }
     if (reply.op === 'digest') {
-      thread.release(this);
+      if (this.holding.delete(thread)) thread.release();
       Object.assign(this.collected, reply.digests);
-      if (--this.partsLeft === 0) {
+      if (this.holding.size === 0) {
         this.done(this);
         this.finishing?.resolve(this.collected);
       }
@@ -180,6 +196,14 @@ class ThreadedHasher implements StreamHasher {
     this.failure ??= error;
     this.finishing?.reject(error);
     this.wake();
+    this.letGo();
+  }
+
+  /** Releases every thread still holding a part, and forgets the stream. */
+  private letGo(): void {
+    for (const thread of this.holding) thread.release();
+    this.holding.clear();
+    this.done(this);
   }
 
   /** Sends one message to each part's thread; the first carries the opening of the part's share. */
@@ -214,68 +238,12 @@ class ThreadedHasher implements StreamHasher {
   }
 }
 
-/** One hashing thread and the streams it hashes a share of. */
-class HashingThread {
-  private worker: Worker | null = null;
-  private readonly active = new Map<number, ThreadedHasher>();
-
-  track(hasher: ThreadedHasher): void {
-    this.active.set(hasher.id, hasher);
-  }
-
-  post(message: Request): void {
-    const worker = this.started();
-    worker.ref();
-    worker.postMessage(message);
-  }
-
-  /**
-   * Forgets a stream that ends without a digest. One the thread never heard of, or already let go of (it
-   * failed, or the thread died), needs no message: sending one would start a thread that nothing releases.
-   */
-  drop(hasher: ThreadedHasher, opened: boolean): void {
-    if (!this.active.has(hasher.id)) return;
-    if (opened) this.post({ op: 'drop', id: hasher.id });
-    this.release(hasher);
-  }
-
-  release(hasher: ThreadedHasher): void {
-    if (!this.active.delete(hasher.id)) return;
-    // the thread keeps the process alive only while a stream is open
-    if (this.active.size === 0) this.worker?.unref();
-  }
-
-  private started(): Worker {
-    if (this.worker) return this.worker;
-    const worker = startHashingWorker(hashStreamsOnThread, {
-      slotBytes: SLOT_BYTES,
-      gitBlobSha1: GIT_BLOB_SHA1,
-    });
-    worker.on('message', (reply: Reply) => this.active.get(reply.id)?.onReply(reply, this));
-    const failAll = (error: Error) => {
-      for (const hasher of this.active.values()) hasher.fail(error);
-      this.active.clear();
-      this.worker = null;
-    };
-    worker.on('error', failAll);
-    worker.on('exit', (code) => failAll(new Error(`the hashing thread stopped (exit code ${code})`)));
-    this.worker = worker;
-    return worker;
-  }
-}
-
-/** A stream has at most this many algorithms to share out (the bag's three and a target's own). */
-const MOST_SHARES = 4;
-
 /**
- * The hashing threads, one per core up to MOST_SHARES (each started when first needed), and the streams'
- * slot buffers, kept for the next stream instead of being allocated anew.
+ * The streams being hashed, by id, with the slot buffers kept for the next stream instead of being allocated
+ * anew; each stream's parts go to the shared hashing threads.
  */
 class StreamHashing {
-  private readonly threads = Array.from(
-    { length: Math.max(1, Math.min(availableParallelism(), MOST_SHARES)) },
-    () => new HashingThread(),
-  );
+  private readonly streams = new Map<number, ThreadedHasher>();
   private readonly spareBuffers: SharedArrayBuffer[] = [];
   private nextId = 0;
 
@@ -283,17 +251,29 @@ class StreamHashing {
     const id = this.nextId++;
     const shared = this.spareBuffers.pop() ?? new SharedArrayBuffer(SLOT_BYTES * SLOTS);
     // a stream's heaviest share goes to a different thread than the previous stream's, to spread the load
-    const parts = shareOut(algorithms, this.threads.length).map((share, i) => ({
-      thread: this.threads[(id + i) % this.threads.length],
+    const parts = shareOut(algorithms, hashingThreads.count).map((share, i) => ({
+      thread: hashingThreads.at(id + i),
       algorithms: share,
     }));
-    return new ThreadedHasher(id, shared, parts, size, (hasher) => this.recycle(hasher));
+    const hasher = new ThreadedHasher(id, shared, parts, size, () => this.forget(hasher));
+    this.streams.set(id, hasher);
+    for (const { thread } of parts) thread.hold();
+    return hasher;
   }
 
-  private recycle(hasher: ThreadedHasher): void {
+  reply(reply: Reply, thread: HashingThread): void {
+    this.streams.get(reply.id)?.onReply(reply, thread);
+  }
+
+  /** A thread died: every stream with a part on it fails. */
+  failed(error: Error, thread: HashingThread): void {
+    for (const hasher of [...this.streams.values()]) if (hasher.uses(thread)) hasher.fail(error);
+  }
+
+  private forget(hasher: ThreadedHasher): void {
+    if (!this.streams.delete(hasher.id)) return;
     // a few spares cover the streams of a job that run at the same time
-    if (this.spareBuffers.length < 8 && !this.spareBuffers.includes(hasher.shared))
-      this.spareBuffers.push(hasher.shared);
+    if (this.spareBuffers.length < 8) this.spareBuffers.push(hasher.shared);
   }
 }
 
@@ -330,6 +310,12 @@ function shareOut(algorithms: readonly string[], threads: number): string[][] {
 }
 
 const hashing = new StreamHashing();
+hashingThreads.register(
+  'stream',
+  hashStreamsOnThread,
+  { slotBytes: SLOT_BYTES, gitBlobSha1: GIT_BLOB_SHA1 },
+  hashing,
+);
 const KNOWN = new Set([...getHashes().map((name) => name.toLowerCase()), GIT_BLOB_SHA1]);
 
 /**
