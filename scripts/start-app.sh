@@ -20,4 +20,7 @@ export MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-131072}"
 # the worker collects its heap once it has no job left (apps/worker/src/jobs/idle-collector.ts), and grows
 # its heap at most 60% past what survived a collection, so a job of many small files does not inflate it
 [ "$app" = worker ] && set -- --expose-gc --heap-growing-percent=60 "$@"
-exec node --max-semi-space-size=2 "$@" "dist/apps/$app/main.js"
+# the young generation's dead buffers are freed during the collection that finds them, not by a background
+# sweep finishing later: until then V8 counts them against the heap limit, and 1 MiB stream buffers brought a
+# full collection every 20 MiB or so (docs/memory.md)
+exec node --max-semi-space-size=2 --no-concurrent-array-buffer-sweeping "$@" "dist/apps/$app/main.js"
