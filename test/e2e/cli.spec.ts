@@ -370,18 +370,25 @@ describe('the presqt command-line client (built CLI against the real API, worker
       .join(' ');
     const file = join(work, 'tty.zip');
     // script(1) runs the command on a pseudo-terminal and copies what it draws
-    const drawn = execFileSync(
-      'script',
-      [
-        '-qfec',
-        `env -i ${env} ${JSON.stringify(process.execPath)} dist/apps/cli/main.js download src:${fsId('Survey')} -o ${file}`,
-        '/dev/null',
-      ],
-      { cwd: ROOT, encoding: 'utf8' },
-    );
+    const onTerminal = (command: string) =>
+      execFileSync(
+        'script',
+        [
+          '-qfec',
+          `env -i ${env} ${JSON.stringify(process.execPath)} dist/apps/cli/main.js ${command}`,
+          '/dev/null',
+        ],
+        { cwd: ROOT, encoding: 'utf8' },
+      );
+    const drawn = onTerminal(`download src:${fsId('Survey')} -o ${file}`);
     expect(drawn).toMatch(/Download \|[\u2588\u2591]+\| 100%/);
     expect(drawn).toMatch(/Saving {3}\|[\u2588\u2591]+\| 100%/);
     expect(drawn).toContain(`Saved ${file}`);
+    // the package's bytes as they are sent, then the job
+    const sent = onTerminal(`upload ${file} dst`);
+    expect(sent).toMatch(/Sending {2}\|[\u2588\u2591]+\| 100% \d[\d.]* \w+\/\d[\d.]* \w+/);
+    expect(sent).toMatch(/Upload {3}\|[\u2588\u2591]+\| 100%/);
+    expect(sent).toContain('Upload successful.');
   });
 
   it('runs as the package bin', () => {

@@ -4,7 +4,8 @@ export interface ApiRequest {
   method?: string;
   headers?: Record<string, string>;
   query?: Record<string, string | number>;
-  body?: string | FormData;
+  /** a stream body needs its length in `headers` (content-length) */
+  body?: string | FormData | ReadableStream<Uint8Array>;
   /** the statuses that are answers rather than failures (default 200) */
   expect?: number[];
   signal?: AbortSignal;
@@ -58,6 +59,8 @@ export class PresqtClient {
         headers: options.headers,
         body: options.body,
         signal: options.signal,
+        // a stream body is sent as it is read (Node's fetch wants this said)
+        ...(options.body instanceof ReadableStream ? { duplex: 'half' } : {}),
       });
     } catch (error) {
       if (isAbort(error)) throw error;
