@@ -131,6 +131,14 @@ describe('start-up and shutdown', () => {
     [{ JOB_FILES: 'nfs' }, 'JOB_FILES must be local or s3'],
     [{ JOB_FILES_REDIRECT: 'true' }, 'JOB_FILES_REDIRECT=true needs JOB_FILES=s3'],
     [
+      { JOB_FILES_ACCEL_REDIRECT: 'jobs/' },
+      "JOB_FILES_ACCEL_REDIRECT must be a reverse proxy's internal location",
+    ],
+    [
+      { JOB_FILES: 's3', JOB_FILES_S3_BUCKET: 'jobs', JOB_FILES_ACCEL_REDIRECT: '/presqt-job-files' },
+      'JOB_FILES_ACCEL_REDIRECT=/presqt-job-files needs JOB_FILES=local',
+    ],
+    [
       { JOB_FILES: 's3', JOB_FILES_S3_BUCKET: 'jobs', JOB_FILES_S3_ACCESS_KEY_ID: 'key' },
       'JOB_FILES_S3_SECRET_ACCESS_KEY must be the secret of that key; it is required when JOB_FILES_S3_ACCESS_KEY_ID is set',
     ],

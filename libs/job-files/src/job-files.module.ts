@@ -9,7 +9,8 @@ import { LocalJobFiles } from './local-job-files';
 /** The job-file store the configuration chooses (JOB_FILES), for the API and the worker alike. */
 export async function jobFilesFor(settings: LoadedSettings): Promise<JobFiles> {
   const store = settings.get(JobFilesSettings).store;
-  if (store.kind === 'local') return new LocalJobFiles(join(settings.get(ProcessSettings).dataDir, 'jobs'));
+  if (store.kind === 'local')
+    return new LocalJobFiles(join(settings.get(ProcessSettings).dataDir, 'jobs'), store.accelRedirect);
   // loaded only when chosen: the AWS SDK costs every process start-up time and some 20 MB
   const { S3JobFiles } = await import('./s3-job-files');
   // one bucket can serve several deployments, as one Redis can: each under its own prefix

@@ -2,7 +2,14 @@ import { setting, Settings } from '@app/config';
 
 /** Where finished job files (download zips, upload packages) are kept for the other side to read. */
 export type JobFileStore =
-  | { kind: 'local' }
+  | {
+      kind: 'local';
+      /**
+       * a reverse proxy's internal location serving `DATA_DIR/jobs`: a zip download is answered with
+       * `X-Accel-Redirect` to the zip's path under it, and the proxy sends the file; unset: the API sends it
+       */
+      accelRedirect: string | undefined;
+    }
   | {
       kind: 's3';
       bucket: string;
@@ -64,6 +71,11 @@ export class JobFilesSettings extends Settings(
       default: 300,
       doc: 'how long such a URL works',
     }),
+    accelRedirect: setting.text('JOB_FILES_ACCEL_REDIRECT', {
+      pattern: /^\/[A-Za-z0-9._~/-]*[A-Za-z0-9._~-]$/,
+      expected: "a reverse proxy's internal location, a path such as /presqt-job-files",
+      doc: "with `local`, a reverse proxy's internal location of `DATA_DIR/jobs`: a finished zip is answered with `X-Accel-Redirect` and the proxy sends it ([serving-downloads.md](serving-downloads.md))",
+    }),
   },
   (values, rules) => {
     if (values.kind === 's3') rules.require('bucket', 'JOB_FILES is s3');
@@ -71,11 +83,13 @@ export class JobFilesSettings extends Settings(
     if (rules.given('secretAccessKey')) rules.require('accessKeyId', 'JOB_FILES_S3_SECRET_ACCESS_KEY is set');
     if (values.redirect && values.kind !== 's3')
       rules.refuse('redirect', 'needs JOB_FILES=s3 (a file on a local disk has no URL to send)');
+    if (rules.given('accelRedirect') && values.kind !== 'local')
+      rules.refuse('accelRedirect', 'needs JOB_FILES=local (the proxy serves the files from its disk)');
   },
 ) {
   /** the store these settings choose */
   get store(): JobFileStore {
-    if (this.kind === 'local') return { kind: 'local' };
+    if (this.kind === 'local') return { kind: 'local', accelRedirect: this.accelRedirect };
     const { accessKeyId, secretAccessKey } = this;
     return {
       kind: 's3',

@@ -41,6 +41,14 @@ export abstract class JobFiles {
    */
   abstract url(run: JobRun, name: string, filename: string, seconds: number): Promise<string | null>;
 
+  /**
+   * Where a reverse proxy in front of the API reads the file from, for an `X-Accel-Redirect` answer that has
+   * the proxy send it; null when the store has no such location (JOB_FILES_ACCEL_REDIRECT unset, or S3).
+   */
+  accelPath(_run: JobRun, _name: string): string | null {
+    return null;
+  }
+
   /** Removes every file of the run. */
   abstract removeRun(run: JobRun): Promise<void>;
 

@@ -11,7 +11,11 @@ import { directories, removeRunsExcept } from './run-dirs';
 export class LocalJobFiles extends JobFiles {
   readonly inWorkDir = true;
 
-  constructor(private readonly root: string) {
+  constructor(
+    private readonly root: string,
+    /** a reverse proxy's internal location serving `root` (JOB_FILES_ACCEL_REDIRECT) */
+    private readonly accelLocation?: string,
+  ) {
     super();
   }
 
@@ -40,6 +44,12 @@ export class LocalJobFiles extends JobFiles {
 
   async url(): Promise<null> {
     return null;
+  }
+
+  override accelPath(run: JobRun, name: string): string | null {
+    if (this.accelLocation === undefined) return null;
+    const parts = [run.kind, run.ticket, run.runId, name].map(encodeURIComponent);
+    return `${this.accelLocation}/${parts.join('/')}`;
   }
 
   async removeRun(run: JobRun): Promise<void> {

@@ -27,7 +27,9 @@ export function zipRedirectSeconds(settings: JobFilesSettings): number | undefin
 
 /**
  * Answers a download's zip as an `application/zip` attachment named after it: streamed from the job-file
- * store, or, given `redirectSeconds`, a 302 to a URL of the store that serves it for that long.
+ * store; or, given `redirectSeconds`, a 302 to a URL of the store that serves it for that long; or, where a
+ * reverse proxy serves the store's folder (JOB_FILES_ACCEL_REDIRECT), an empty answer whose
+ * `X-Accel-Redirect` has the proxy send the file (docs/serving-downloads.md).
  */
 export async function sendDownloadZip(
   files: JobFiles,
@@ -40,6 +42,16 @@ export async function sendDownloadZip(
   // the URL is a credential for a while: no cache may keep the answer
   if (url) {
     response.status(302).setHeader('Cache-Control', 'no-store').location(url).end();
+    return;
+  }
+  const accelPath = files.accelPath(record, zip.name);
+  if (accelPath) {
+    response
+      .status(200)
+      .type('application/zip')
+      .attachment(zip.name)
+      .setHeader('X-Accel-Redirect', accelPath);
+    response.end();
     return;
   }
   const body = await files.open(record, zip.name).catch(() => {
