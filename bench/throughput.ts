@@ -31,6 +31,7 @@ import {
   mkdtempSync,
   openSync,
   readdirSync,
+  readSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -132,7 +133,7 @@ async function main(): Promise<void> {
     };
     for (const data of DATA_SETS) await localJobs(stack, work, data, job, results);
     results.smallAccepts = await smallUploads(stack, work);
-    await remoteJobs(stack, remotes, job);
+    await remoteJobs(stack, work, remotes, job);
     printTable(results);
     printGoals(results);
   } finally {
@@ -150,6 +151,7 @@ function baselines(work: string, sourceRoot: string, results: Results): void {
   for (const data of REMOTE ? [...DATA_SETS, 'thousand'] : DATA_SETS) {
     const from = join(sourceRoot, 'bench', data);
     const copy = (what: string, command: string, args: string[]) => {
+      settle(from);
       const cpuBefore = childrenCpuSeconds();
       const seconds = timed(() => execFileSync(command, args));
       return row(what, data, bytesOf(data), seconds, childrenCpuSeconds() - cpuBefore);
@@ -203,6 +205,8 @@ async function localJobs(
 ): Promise<void> {
   const { base, worker, api } = stack;
   const id = Buffer.from(data).toString('base64url');
+  const source = join(work, 'source', 'bench', data);
+  settle(source);
   const download = await runJob(
     base,
     { path: `/api_v1/targets/bench_src/resources/${id}.zip/`, method: 'GET' },
@@ -219,6 +223,7 @@ async function localJobs(
   job('PresQT upload (the downloaded bag)', data, upload.run);
   results.uploads.push({ data, ...upload });
   rmSync(bag);
+  settle(source);
   const transfer = await runTransfer(base, worker, 'bench_src', 'bench_dst', id, [TOKEN, TOKEN]);
   job('PresQT transfer (fs to fs)', data, transfer);
 }
@@ -330,6 +335,7 @@ async function uploadBag(
 /** A transfer into each remote target and back out of it. */
 async function remoteJobs(
   { base, worker }: BenchStack,
+  work: string,
   remotes: BenchRemote[],
   job: RecordJob,
 ): Promise<void> {
@@ -337,6 +343,7 @@ async function remoteJobs(
   for (const remote of remotes.filter(({ name }) => !REMOTE_NAMES || REMOTE_NAMES.includes(name))) {
     for (const data of REMOTE_DATA[remote.name]) {
       const id = Buffer.from(data).toString('base64url');
+      settle(join(work, 'source', 'bench', data));
       const there = await runTransfer(base, worker, 'bench_src', remote.name, id, [TOKEN, remote.token]);
       job(`PresQT transfer fs to ${remote.name} ${late}`, data, there);
       const tokens: [string, string] = [remote.token, TOKEN];
@@ -527,6 +534,22 @@ function servingGoal(results: Results, data: string): { ours: string; theirs: st
 function target(name: string, root: string, partners: string[]) {
   const both = { transfer_in: partners, transfer_out: partners };
   return benchTarget(name, 'filesystem', { root, tokens: { [TOKEN]: 'bench' } }, both);
+}
+
+/**
+ * Before a timed row: the disk has caught up with what earlier rows wrote (sync), and the data set is in the
+ * page cache, so that every row starts from the same state whatever ran before it (the jobs run after
+ * gigabytes of copies and zips that could have pushed the data set out of the cache, the baselines before).
+ */
+function settle(dataDir: string): void {
+  execFileSync('sync');
+  const buffer = Buffer.allocUnsafe(MIB);
+  for (const entry of readdirSync(dataDir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    const fd = openSync(join(entry.parentPath, entry.name), 'r');
+    while (readSync(fd, buffer) > 0);
+    closeSync(fd);
+  }
 }
 
 function makeData(userDir: string): void {
