@@ -242,6 +242,8 @@ async function compareServing(
   zipName: string,
 ): Promise<Map<string, Fetched[]>> {
   const zipFile = findFile(join(work, 'data', 'jobs', 'download'), zipName);
+  // the zips just written (the job's, and the copy curl saved) are on disk before any server is timed
+  execFileSync('sync');
   const bare = await startBareServer(zipFile);
   try {
     const url = `${base}/api_v1/job_status/download.zip/`;
