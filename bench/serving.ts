@@ -63,11 +63,17 @@ export interface FetchWay {
   fetch(): Promise<Fetched>;
 }
 
-/** Runs each way once per round, alternating so that the machine's ups and downs fall on all of them. */
+/**
+ * Runs each way once per round, alternating so that the machine's ups and downs fall on all of them; each
+ * round starts with the next way, so that no way always goes first.
+ */
 export async function alternate(ways: FetchWay[], rounds: number): Promise<Map<string, Fetched[]>> {
   const runs = new Map(ways.map((way) => [way.what, [] as Fetched[]]));
   for (let round = 0; round < rounds; round++)
-    for (const way of ways) runs.get(way.what)!.push(await way.fetch());
+    for (let i = 0; i < ways.length; i++) {
+      const way = ways[(round + i) % ways.length];
+      runs.get(way.what)!.push(await way.fetch());
+    }
   return runs;
 }
 

@@ -376,7 +376,7 @@ function printTable({ rows, accepted, uploads, smallAccepts, pipelines, serving,
         downloads.get(data)!.zipBytes,
         seconds,
         cpu,
-        `median of ${runs.length}; CPU s of the server`,
+        `median of ${runs.map((run) => run.seconds.toFixed(2)).join(', ')} s; CPU s of the server`,
       );
     }),
   );
