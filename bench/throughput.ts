@@ -14,7 +14,7 @@
  *   of the rclone copy (sha256, sha512, 2 processes) and `zip -0 -r` of it (skipped without bagit.py);
  * - a download through the API: from the start request until `curl` has saved the finished zip to disk; then
  *   the finished zip fetched by `curl` from the API and from a bare Node server of the same file, in turn,
- *   BENCH_SERVE_ROUNDS times (3), with each server's CPU;
+ *   BENCH_SERVE_ROUNDS times (5), with each server's CPU;
  * - an upload of the downloaded bag, and a transfer between two filesystem targets.
  *
  * Remote targets (BENCH_REMOTE=0 leaves them out, BENCH_REMOTES=zenodo,osf picks some): the connectors
@@ -67,7 +67,7 @@ const REMOTE = process.env.BENCH_REMOTE !== '0';
 /** BENCH_REMOTES=zenodo,osf runs only those remote targets */
 const REMOTE_NAMES = process.env.BENCH_REMOTES?.split(',');
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20);
-const SERVE_ROUNDS = Number(process.env.BENCH_SERVE_ROUNDS ?? 3);
+const SERVE_ROUNDS = Number(process.env.BENCH_SERVE_ROUNDS ?? 5);
 /** the remote data sets: "thousand" for every remote target, "one" too for Zenodo */
 const REMOTE_DATA: Record<string, string[]> = {
   github: ['thousand'],
