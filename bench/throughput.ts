@@ -121,7 +121,6 @@ async function main(): Promise<void> {
       uploads: [],
       smallAccepts: [],
     };
-    baselines(work, sourceRoot, results);
     const remotes = REMOTE ? await startRemoteTargets(LATENCY_MS, ['bench_src', 'bench_dst']) : [];
     stops.push(...remotes.map((remote) => () => remote.stop()));
     const stack = await startBenchStack(work, writeTargets(work, sourceRoot, remotes));
@@ -131,8 +130,13 @@ async function main(): Promise<void> {
       results.rows.push(row(what, data, bytesOf(data), run.seconds, run.workerCpuSeconds, note));
       results.accepted.push(`${what}, ${data}: ${run.acceptMs} ms`);
     };
-    for (const data of DATA_SETS) await localJobs(stack, work, data, job, results);
+    // each data set's alternatives just before its jobs: the load of a shared machine drifts over a run
+    for (const data of DATA_SETS) {
+      baselines(work, sourceRoot, data, results);
+      await localJobs(stack, work, data, job, results);
+    }
     results.smallAccepts = await smallUploads(stack, work);
+    if (REMOTE) baselines(work, sourceRoot, 'thousand', results);
     await remoteJobs(stack, work, remotes, job);
     printTable(results);
     printGoals(results);
@@ -143,31 +147,29 @@ async function main(): Promise<void> {
 }
 
 /**
- * `cp -r` and `rclone copy --checksum` of each data set, on the same disk; then, of each local data set, the
- * rest of the user's pipeline on the rclone copy.
+ * `cp -r` and `rclone copy --checksum` of a data set, on the same disk; then, of a local data set, the rest of
+ * the user's pipeline on the rclone copy.
  */
-function baselines(work: string, sourceRoot: string, results: Results): void {
-  const missing = pipelineMissing();
-  for (const data of REMOTE ? [...DATA_SETS, 'thousand'] : DATA_SETS) {
-    const from = join(sourceRoot, 'bench', data);
-    const copy = (what: string, command: string, args: string[]) => {
-      settle(from);
-      const cpuBefore = childrenCpuSeconds();
-      const seconds = timed(() => execFileSync(command, args));
-      return row(what, data, bytesOf(data), seconds, childrenCpuSeconds() - cpuBefore);
-    };
-    const cpCopy = join(work, `cp-${data}`);
-    results.rows.push(copy('cp -r', 'cp', ['-r', from, cpCopy]));
-    rmSync(cpCopy, { recursive: true });
-    const rcloneCopy = join(work, `rclone-${data}`);
-    const rcloneArgs = ['copy', '--transfers', '4', '--checksum', from, rcloneCopy];
-    results.rows.push(copy('rclone copy (--transfers 4, checksums)', 'rclone', rcloneArgs));
-    if (data === 'thousand') continue;
+function baselines(work: string, sourceRoot: string, data: string, results: Results): void {
+  const from = join(sourceRoot, 'bench', data);
+  const copy = (what: string, command: string, args: string[]) => {
+    settle(from);
+    const cpuBefore = childrenCpuSeconds();
+    const seconds = timed(() => execFileSync(command, args));
+    return row(what, data, bytesOf(data), seconds, childrenCpuSeconds() - cpuBefore);
+  };
+  const cpCopy = join(work, `cp-${data}`);
+  results.rows.push(copy('cp -r', 'cp', ['-r', from, cpCopy]));
+  rmSync(cpCopy, { recursive: true });
+  const rcloneCopy = join(work, `rclone-${data}`);
+  const rcloneArgs = ['copy', '--transfers', '4', '--checksum', from, rcloneCopy];
+  results.rows.push(copy('rclone copy (--transfers 4, checksums)', 'rclone', rcloneArgs));
+  if (data !== 'thousand') {
     const zip = join(work, `pipeline-${data}.zip`);
-    results.pipelines.set(data, missing ?? bagAndZip(rcloneCopy, zip));
-    rmSync(rcloneCopy, { recursive: true });
+    results.pipelines.set(data, pipelineMissing() ?? bagAndZip(rcloneCopy, zip));
     rmSync(zip, { force: true });
   }
+  rmSync(rcloneCopy, { recursive: true });
 }
 
 /** The targets file: the source and destination folders, each a partner of the other and of every remote. */
