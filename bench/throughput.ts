@@ -22,7 +22,7 @@
  * repository on the internet would, with a transfer from the filesystem into each and back of "thousand" =
  * 1,000 files of 64 KiB in 10 folders, and for Zenodo (which keeps such a tree as one zip) also of "one".
  */
-import { execFileSync, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomFillSync } from 'node:crypto';
 import {
   closeSync,
@@ -31,17 +31,18 @@ import {
   mkdtempSync,
   openSync,
   readdirSync,
-  readSync,
   rmSync,
   statSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { open } from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
 import { pipeline } from 'node:stream/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import {
   benchTarget,
   childrenCpuSeconds,
@@ -132,11 +133,11 @@ async function main(): Promise<void> {
     };
     // each data set's alternatives just before its jobs: the load of a shared machine drifts over a run
     for (const data of DATA_SETS) {
-      baselines(work, sourceRoot, data, results);
+      await baselines(work, sourceRoot, data, results);
       await localJobs(stack, work, data, job, results);
     }
     results.smallAccepts = await smallUploads(stack, work);
-    if (REMOTE) baselines(work, sourceRoot, 'thousand', results);
+    if (REMOTE) await baselines(work, sourceRoot, 'thousand', results);
     await remoteJobs(stack, work, remotes, job);
     printTable(results);
     printGoals(results);
@@ -148,25 +149,26 @@ async function main(): Promise<void> {
 
 /**
  * `cp -r` and `rclone copy --checksum` of a data set, on the same disk; then, of a local data set, the rest of
- * the user's pipeline on the rclone copy.
+ * the user's pipeline on the rclone copy. The commands run asynchronously: this process's event loop must go
+ * on seeing the API close its idle keep-alive connections, or the next job's request would go out on one.
  */
-function baselines(work: string, sourceRoot: string, data: string, results: Results): void {
+async function baselines(work: string, sourceRoot: string, data: string, results: Results): Promise<void> {
   const from = join(sourceRoot, 'bench', data);
-  const copy = (what: string, command: string, args: string[]) => {
-    settle(from);
+  const copy = async (what: string, command: string, args: string[]) => {
+    await settle(from);
     const cpuBefore = childrenCpuSeconds();
-    const seconds = timed(() => execFileSync(command, args));
+    const seconds = await timed(() => run(command, args));
     return row(what, data, bytesOf(data), seconds, childrenCpuSeconds() - cpuBefore);
   };
   const cpCopy = join(work, `cp-${data}`);
-  results.rows.push(copy('cp -r', 'cp', ['-r', from, cpCopy]));
+  results.rows.push(await copy('cp -r', 'cp', ['-r', from, cpCopy]));
   rmSync(cpCopy, { recursive: true });
   const rcloneCopy = join(work, `rclone-${data}`);
   const rcloneArgs = ['copy', '--transfers', '4', '--checksum', from, rcloneCopy];
-  results.rows.push(copy('rclone copy (--transfers 4, checksums)', 'rclone', rcloneArgs));
+  results.rows.push(await copy('rclone copy (--transfers 4, checksums)', 'rclone', rcloneArgs));
   if (data !== 'thousand') {
     const zip = join(work, `pipeline-${data}.zip`);
-    results.pipelines.set(data, pipelineMissing() ?? bagAndZip(rcloneCopy, zip));
+    results.pipelines.set(data, pipelineMissing() ?? (await bagAndZip(rcloneCopy, zip)));
     rmSync(zip, { force: true });
   }
   rmSync(rcloneCopy, { recursive: true });
@@ -208,7 +210,7 @@ async function localJobs(
   const { base, worker, api } = stack;
   const id = Buffer.from(data).toString('base64url');
   const source = join(work, 'source', 'bench', data);
-  settle(source);
+  await settle(source);
   const download = await runJob(
     base,
     { path: `/api_v1/targets/bench_src/resources/${id}.zip/`, method: 'GET' },
@@ -225,7 +227,7 @@ async function localJobs(
   job('PresQT upload (the downloaded bag)', data, upload.run);
   results.uploads.push({ data, ...upload });
   rmSync(bag);
-  settle(source);
+  await settle(source);
   const transfer = await runTransfer(base, worker, 'bench_src', 'bench_dst', id, [TOKEN, TOKEN]);
   job('PresQT transfer (fs to fs)', data, transfer);
 }
@@ -245,7 +247,7 @@ async function compareServing(
 ): Promise<Map<string, Fetched[]>> {
   const zipFile = findFile(join(work, 'data', 'jobs', 'download'), zipName);
   // the zips just written (the job's, and the copy curl saved) are on disk before any server is timed
-  execFileSync('sync');
+  await run('sync');
   const bare = await startBareServer(zipFile);
   try {
     const url = `${base}/api_v1/job_status/download.zip/`;
@@ -347,7 +349,7 @@ async function remoteJobs(
   for (const remote of remotes.filter(({ name }) => !REMOTE_NAMES || REMOTE_NAMES.includes(name))) {
     for (const data of REMOTE_DATA[remote.name]) {
       const id = Buffer.from(data).toString('base64url');
-      settle(join(work, 'source', 'bench', data));
+      await settle(join(work, 'source', 'bench', data));
       const there = await runTransfer(base, worker, 'bench_src', remote.name, id, [TOKEN, remote.token]);
       job(`PresQT transfer fs to ${remote.name} ${late}`, data, there);
       const tokens: [string, string] = [remote.token, TOKEN];
@@ -545,14 +547,15 @@ function target(name: string, root: string, partners: string[]) {
  * page cache, so that every row starts from the same state whatever ran before it (the jobs run after
  * gigabytes of copies and zips that could have pushed the data set out of the cache, the baselines before).
  */
-function settle(dataDir: string): void {
-  execFileSync('sync');
+async function settle(dataDir: string): Promise<void> {
+  await run('sync');
   const buffer = Buffer.allocUnsafe(MIB);
   for (const entry of readdirSync(dataDir, { withFileTypes: true, recursive: true })) {
     if (!entry.isFile()) continue;
-    const fd = openSync(join(entry.parentPath, entry.name), 'r');
-    while (readSync(fd, buffer) > 0);
-    closeSync(fd);
+    // asynchronous reads, as the commands: the event loop keeps its turns
+    const file = await open(join(entry.parentPath, entry.name), 'r');
+    while ((await file.read(buffer, 0, MIB)).bytesRead > 0);
+    await file.close();
   }
 }
 
@@ -595,9 +598,11 @@ function digestSeconds(algorithms: string[]): number {
   return seconds;
 }
 
-function timed(work: () => unknown): number {
+const run = promisify(execFile);
+
+async function timed(work: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
-  work();
+  await work();
   return (performance.now() - started) / 1000;
 }
 

@@ -3,9 +3,10 @@
  * (sha256 and sha512 manifests, 2 processes), then `zip -0 -r` of the bag, as the service's zips store their
  * payload uncompressed.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { childrenCpuSeconds } from './bench-stack';
 
 /** bagit-python, beside the repository in the shared folder; the pipeline is skipped where it is absent. */
@@ -31,27 +32,26 @@ export function pipelineMissing(): string | null {
 }
 
 /** Bags the folder `copy` in place and zips it into `zipFile`, each step timed with its CPU. */
-export function bagAndZip(copy: string, zipFile: string): PipelineStep[] {
-  const step = (what: string, command: string, args: string[], cwd?: string): PipelineStep => {
+export async function bagAndZip(copy: string, zipFile: string): Promise<PipelineStep[]> {
+  const step = async (what: string, command: string, args: string[], cwd?: string): Promise<PipelineStep> => {
     const cpuBefore = childrenCpuSeconds();
     const started = performance.now();
-    execFileSync(command, args, { cwd, stdio: 'ignore' });
+    await promisify(execFile)(command, args, { cwd });
     return {
       what,
       seconds: (performance.now() - started) / 1000,
       cpuSeconds: childrenCpuSeconds() - cpuBefore,
     };
   };
-  return [
-    step('bagit.py --sha256 --sha512 --processes 2', 'python3', [
-      BAGIT_PY,
-      '--quiet',
-      '--sha256',
-      '--sha512',
-      '--processes',
-      '2',
-      copy,
-    ]),
-    step('zip -0 -r', 'zip', ['-0', '-r', '-q', zipFile, basename(copy)], dirname(copy)),
-  ];
+  // one after the other, as a user runs them
+  const bag = await step('bagit.py --sha256 --sha512 --processes 2', 'python3', [
+    BAGIT_PY,
+    '--quiet',
+    '--sha256',
+    '--sha512',
+    '--processes',
+    '2',
+    copy,
+  ]);
+  return [bag, await step('zip -0 -r', 'zip', ['-0', '-r', '-q', zipFile, basename(copy)], dirname(copy))];
 }
