@@ -692,6 +692,42 @@ describe('BagZipWriter', () => {
     await writer.finalize();
   });
 
+  it('takes the next file while the digests of earlier ones are still coming, listing them in the order added', async () => {
+    const path = join(dir, 'streamed.zip');
+    const writer = new BagZipWriter({ output: path, rootName: 'streamed', spillDir: dir });
+    const contents = Array.from({ length: 40 }, (_, i) => randomBytes(1000 + i * 997));
+    const digests: Promise<Record<string, string>>[] = [];
+    for (const [i, content] of contents.entries())
+      digests.push((await writer.streamPayloadFile(`f${i}.bin`, Readable.from([content]))).digests);
+    expect((await Promise.all(digests)).map(({ sha256 }) => sha256)).toEqual(contents.map(sha256));
+    await writer.finalize();
+    const zip = await openZip(path);
+    try {
+      expect((await validateBag(zipBagSource(zip, findBagRoot(zip.entries)))).valid).toBe(true);
+      const manifest = await text(await zip.openEntry('streamed/manifest-sha256.txt'));
+      expect(
+        manifest
+          .trim()
+          .split('\n')
+          .map((line) => line.split('  ')[1]),
+      ).toEqual(contents.map((_, i) => `data/f${i}.bin`));
+    } finally {
+      zip.close();
+    }
+  });
+
+  it('fails the zip when a streamed file turns out short, and the files after it', async () => {
+    const writer = new BagZipWriter({ output: new PassThrough().resume(), rootName: 'short', spillDir: dir });
+    const short = await writer.streamPayloadFile('a.bin', Readable.from([Buffer.from('abc')]), 10);
+    await expect(short.digests).rejects.toThrow(
+      'data/a.bin: the source gave 3 bytes where 10 were announced',
+    );
+    await expect(writer.addPayloadFile('b.bin', Readable.from([Buffer.from('b')]))).rejects.toThrow(
+      'data/a.bin: the source gave 3 bytes',
+    );
+    await writer.abort();
+  });
+
   it('removes its spilled manifests when aborted', async () => {
     const spillDir = await mkdtemp(join(dir, 'spill-'));
     const writer = new BagZipWriter({ output: new PassThrough().resume(), rootName: 'gone', spillDir });

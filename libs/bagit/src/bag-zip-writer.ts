@@ -63,7 +63,8 @@ interface ManifestLine {
 /**
  * Writes one BagIt 1.0 bag as a zip stream (ZIP64 when sizes need it): payload files are hashed while they
  * stream into the zip, so memory stays bounded whatever their sizes, and finalize() adds bagit.txt,
- * bag-info.txt and the payload and tag manifests. Add files one at a time, awaiting each.
+ * bag-info.txt and the payload and tag manifests. Add files one at a time, awaiting each (streamPayloadFile:
+ * awaiting its bytes into the zip; its digests may still be on their way when the next file starts).
  */
 export class BagZipWriter {
   /** the payload (and tag) manifest algorithms */
@@ -86,6 +87,8 @@ export class BagZipWriter {
   private readonly unwritten: { resolve(): void; reject(error: Error): void }[] = [];
   /** why the zip can no longer be written (aborted, or its output failed); later additions fail with it */
   private failure: Error | null = null;
+  /** settles once every payload file streamed so far is in the manifests (or failed), in the order added */
+  private recorded: Promise<unknown> = Promise.resolve();
 
   constructor(options: BagZipWriterOptions) {
     const rootName = options.rootName.replace(/\/$/, '');
@@ -136,6 +139,21 @@ export class BagZipWriter {
     size?: number,
     alsoHash: readonly string[] = [],
   ): Promise<Record<string, string>> {
+    return (await this.streamPayloadFile(relativePath, content, size, alsoHash)).digests;
+  }
+
+  /**
+   * As addPayloadFile, but resolves as soon as the file's bytes are in the zip, with its `digests` to come:
+   * the next file can stream while the hashing threads finish this one (a file of 1 MiB otherwise waited for
+   * its digests before the next one was read). Await each file's `digests`; the manifests list the files in
+   * the order they were added.
+   */
+  async streamPayloadFile(
+    relativePath: string,
+    content: Readable,
+    size?: number,
+    alsoHash: readonly string[] = [],
+  ): Promise<{ digests: Promise<Record<string, string>> }> {
     let path: string;
     let hasher: StreamHasher;
     try {
@@ -161,18 +179,35 @@ export class BagZipWriter {
       hasher.drop();
       throw error;
     }
-    const digest = hasher.digest();
-    if (size !== undefined && bytes !== size) {
-      await digest;
-      throw new Error(`${path}: the source gave ${bytes} bytes where ${size} were announced`);
-    }
-    const hashes = await digest;
-    // aborted while the digest came: the manifests are gone
-    if (this.failure) throw this.failure;
-    await this.manifests.add({ path, hashes });
-    this.payloadFiles++;
-    this.payloadBytes += bytes;
-    return hashes;
+    const digests = this.record(path, hasher.digest(), bytes, size);
+    // the caller awaits it; a failure meanwhile must not go unhandled
+    digests.catch(() => undefined);
+    return { digests };
+  }
+
+  /**
+   * Puts a streamed file into the manifests once its digests come, after the files streamed before it. A
+   * file that failed (short, or its hashing failed) fails the zip, as a failed entry does.
+   */
+  private record(
+    path: string,
+    digest: Promise<Record<string, string>>,
+    bytes: number,
+    size: number | undefined,
+  ): Promise<Record<string, string>> {
+    const recording = this.recorded.then(async () => {
+      const hashes = await digest;
+      if (size !== undefined && bytes !== size)
+        throw new Error(`${path}: the source gave ${bytes} bytes where ${size} were announced`);
+      // aborted while the digest came: the manifests are gone
+      if (this.failure) throw this.failure;
+      await this.manifests.add({ path, hashes });
+      this.payloadFiles++;
+      this.payloadBytes += bytes;
+      return hashes;
+    });
+    this.recorded = recording.catch((error: Error) => this.fail(error));
+    return recording;
   }
 
   /** An explicit entry for a payload directory, so that an empty one survives; resolves once it is written. */
@@ -197,6 +232,7 @@ export class BagZipWriter {
 
   /** Writes the tag files and the zip's central directory; resolves once the output has all of it. */
   async finalize(): Promise<void> {
+    await this.recorded;
     await this.appendTagFile('bagit.txt', 'BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n');
     const bagInfo: [string, string][] = [
       ...this.bagInfo,

@@ -125,8 +125,8 @@ export class DownloadJob implements JobHandler<'download'> {
       fixity: new FixityTally(),
       entriesFile,
       entries: new JsonLinesWriter(entriesFile),
-      // One file at a time into the zip, each stream opened but read only in its turn: overlapping them
-      // gained no speed here and held far more memory (bench/).
+      // One file at a time into the zip, each stream opened but read only in its turn (overlapping them
+      // gained no speed here and held far more memory); a file's digests are awaited outside its turn.
       inTurn: serializer(),
     };
   }
@@ -173,14 +173,16 @@ export class DownloadJob implements JobHandler<'download'> {
       (await opening.catch(() => null))?.destroy();
       throw error;
     });
-    const hashes = await zip.inTurn(() =>
-      zip.writer.addPayloadFile(
+    // the zip's turn passes to the next file once this one's bytes are in; its digests come after
+    const { digests } = await zip.inTurn(() =>
+      zip.writer.streamPayloadFile(
         payloadPath,
         meter(stream, (chunk) => context.addBytes(chunk.length)),
         entry.size,
         zip.vouched,
       ),
     );
+    const hashes = await digests;
     const sourceHashes = fetched ?? checksumsOfBytes(zip.vouched, hashes);
     const check = compareChecksums(
       sourceHashes,
