@@ -79,6 +79,7 @@ describe('each job kind, as the CLI and the worker read its description', () => 
     await expect(jobHeaders(session, 'download', ['lab', 'archive'])).rejects.toThrow(
       'A download is found by its one target.',
     );
+    await expect(jobHeaders(session, 'upload', [])).rejects.toThrow('An upload is found by its one target.');
     expect(JOB_KINDS.map(jsonStatusPath)).toEqual([
       '/api_v1/job_status/download.json/',
       '/api_v1/job_status/upload/',

@@ -135,7 +135,8 @@ export async function jobHeaders(
   const { tokens } = JOB_KIND_DESCRIPTIONS[kind];
   if (targets.length !== tokens.length) {
     const which = tokens.length === 1 ? 'one target' : `${tokens.join(' and ')} targets`;
-    throw new CliError(`A ${kind} is found by its ${which}.`, EXIT.usage);
+    const article = /^[aeiou]/.test(kind) ? 'An' : 'A';
+    throw new CliError(`${article} ${kind} is found by its ${which}.`, EXIT.usage);
   }
   const headers: Record<string, string> = {};
   // one after another: a missing token is reported for the first target that lacks one
