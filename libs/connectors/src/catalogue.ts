@@ -7,6 +7,7 @@ import { githubConnector } from './github';
 import { gitlabConnector } from './gitlab';
 import { invenioRdmConnector } from './invenio_rdm';
 import { osfConnector } from './osf';
+import { webdavConnector } from './webdav';
 import { zenodoConnector } from './zenodo';
 
 /** Every connector this build can serve; a targets-file entry names one in its `connector` field. */
@@ -20,6 +21,7 @@ export const CONNECTORS: readonly ConnectorDefinition[] = [
   figshareConnector,
   dataverseConnector,
   invenioRdmConnector,
+  webdavConnector,
 ];
 
 /** Every name a targets-file entry may give in its `connector` field. */

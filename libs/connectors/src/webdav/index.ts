@@ -1,0 +1,2 @@
+export { webdavConnector } from './webdav.connector';
+export type { WebdavOptions } from './options';
