@@ -2,6 +2,7 @@ import type { ConnectorDefinition } from '@app/connectors';
 import { webdavConnector, type WebdavOptions } from '@app/connectors/webdav';
 import { describeConnector, TOKEN } from '../conformance/describe-connector';
 import { BAD_TOKEN } from '../conformance/suite';
+import { NextcloudFake } from '../fakes/webdav/nextcloud-fake';
 import { RcloneWebdav } from '../fakes/webdav/rclone-webdav';
 
 /**
@@ -31,6 +32,23 @@ describeConnector<WebdavOptions>(
       seedProject: async (title, files) => rclone.seedProject(title, files),
       reset: async () => rclone.reset(),
       teardown: () => rclone.stop(),
+    };
+  },
+);
+
+let nextcloud: NextcloudFake;
+let nextcloudToken = '';
+describeConnector<WebdavOptions>(
+  withTokens('webdav (Nextcloud fake)', () => nextcloudToken),
+  async () => {
+    nextcloud = await new NextcloudFake().start();
+    nextcloudToken = nextcloud.addUser('alice', 'alice-app-password');
+    nextcloud.addUser('bob', 'bob-app-password');
+    return {
+      options: { url: nextcloud.urlTemplate },
+      seedProject: async (title, files) => nextcloud.seedProject('alice', title, files),
+      reset: async () => nextcloud.reset(),
+      teardown: () => nextcloud.stop(),
     };
   },
 );

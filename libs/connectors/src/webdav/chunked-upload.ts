@@ -10,9 +10,10 @@ import type { WebdavApi } from './api';
  * (numbers from 1 to 10000, assembled in their order, 5 MB to 5 GB each but the last), then `.file` moved to
  * the file's place; each request names the destination (`Destination`) and the last two the whole length
  * (`OC-Total-Length`). The upload's collection is deleted when anything fails (it would expire after 24 hours).
- * The file is read once: the chunks are cut from one stream as they go, and the MD5 computed meanwhile goes
- * with the MOVE as `OC-Checksum`, for the server to keep (apps/dav ChunkingV2Plugin hands the MOVE's headers
- * to the assembled file).
+ * The file is read once: the chunks are cut from one stream as they go. The MD5 computed meanwhile goes with
+ * the MOVE as `OC-Checksum` for servers that keep it there (ownCloud's chunking); Nextcloud's
+ * apps/dav/lib/Upload/ChunkingV2Plugin.php keeps only the MOVE's X-OC-MTime and X-OC-CTime, so a file uploaded
+ * in chunks has no oc:checksums there and is checked by reading it.
  */
 
 /** The most chunks an upload may have. */

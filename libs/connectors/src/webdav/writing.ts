@@ -153,13 +153,22 @@ class WebdavWriter implements ResourceWriter {
     }
   }
 
-  /** A changed file: the new bytes beside it, then moved over it, unless it changed meanwhile (If-Match). */
+  /**
+   * A changed file: the new bytes beside it, then moved over it, unless it changed since it was listed. The
+   * check is a PROPFIND of its ETag just before the MOVE: a MOVE's If-Match would be the source's (RFC 7232
+   * conditions apply to the request's own resource), and RFC 4918's tagged If lists are not kept by every server.
+   */
   private async replace(target: string[], file: IncomingFile, md5: string | undefined, existing: DavEntry) {
     const beside = [...target.slice(0, -1), `.presqt-upload-${randomUUID()}`];
-    const unchanged: Record<string, string> = existing.etag ? { 'if-match': existing.etag } : {};
     try {
       await this.store(beside, file, md5, {}, {});
-      await this.api.move(this.api.urlOf(beside), this.api.urlOf(target), { overwrite: 'T', ...unchanged });
+      const now = await this.api.stat(target);
+      if (existing.etag && now?.etag !== existing.etag)
+        throw new ConnectorError(
+          409,
+          `'${target.join('/')}' changed at ${this.api.name} while it was being written; it was left as it is there.`,
+        );
+      await this.api.move(this.api.urlOf(beside), this.api.urlOf(target), { overwrite: 'T' });
     } catch (error) {
       await this.api.remove(this.api.urlOf(beside)).catch(() => undefined);
       throw error;
