@@ -162,7 +162,7 @@ export class NextcloudFake {
     return `${this.server.prefix}/files/${user}/${path.map((segment) => encodeURIComponent(segment)).join('/')}`;
   }
 
-  /** PROPFIND (RFC 4918 §9.1): Depth 0 or 1; Nextcloud refuses infinity by default (dav.propfind.depth_infinity). */
+  /** PROPFIND (RFC 4918 §9.1): Depth 0 or 1; the fake refuses infinity (403), which servers may (§9.1), so a client sending it fails here. */
   private async propfind(request: FakeRequest, answer: FakeAnswer): Promise<void> {
     await request.body();
     if (!this.userOf(request, answer)) return;
