@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { benchTarget, freePort, startBenchStack, waitFor } from '../bench-stack';
+import { benchTarget, cpuSeconds, freePort, startBenchStack, waitFor } from '../bench-stack';
 
 const SECONDS = Number(process.env.LISTING_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.LISTING_CONNECTIONS ?? 50);
@@ -24,6 +24,8 @@ interface Measure {
   what: string;
   requestsPerSecond: number;
   p99Ms: number;
+  /** the answering process's CPU time (all its threads) over the requests it answered */
+  cpuMicrosPerRequest: number;
   errors: number;
 }
 
@@ -47,8 +49,8 @@ async function main(): Promise<void> {
 
     const measures: Measure[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      measures.push(await measure('PresQT listing', ours));
-      measures.push(await measure('bare NestJS, same JSON', `${bare}${PATH}`));
+      measures.push(await measure('PresQT listing', ours, stack.api.pid!));
+      measures.push(await measure('bare NestJS, same JSON', `${bare.base}${PATH}`, bare.pid));
     }
     printTable(measures);
   } finally {
@@ -62,8 +64,8 @@ function listingTarget(root: string) {
   return benchTarget('bench', 'filesystem', { root, tokens: { [TOKEN]: 'bench' } }, none);
 }
 
-/** Starts the bare app with the node flags `npm run start:api` uses; answers its base URL. */
-async function startBareApp(bodyFile: string, stops: (() => void)[]): Promise<string> {
+/** Starts the bare app with the node flags `npm run start:api` uses; answers its base URL and process id. */
+async function startBareApp(bodyFile: string, stops: (() => void)[]): Promise<{ base: string; pid: number }> {
   const port = await freePort();
   const child = spawn(
     process.execPath,
@@ -73,10 +75,15 @@ async function startBareApp(bodyFile: string, stops: (() => void)[]): Promise<st
   stops.push(() => child.kill('SIGTERM'));
   const base = `http://127.0.0.1:${port}`;
   await waitFor(async () => (await fetch(`${base}${PATH}`).catch(() => null))?.ok === true);
-  return base;
+  return { base, pid: child.pid! };
 }
 
-async function measure(what: string, url: string): Promise<Measure> {
+/**
+ * Runs autocannon against `url`, with the CPU time of the answering process `pid`: on the shared 2-core
+ * machine requests a second follow the other sessions' load, CPU per request much less.
+ */
+async function measure(what: string, url: string, pid: number): Promise<Measure> {
+  const cpuBefore = cpuSeconds(pid);
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
@@ -87,23 +94,29 @@ async function measure(what: string, url: string): Promise<Measure> {
     what,
     requestsPerSecond: result.requests.average,
     p99Ms: result.latency.p99,
+    cpuMicrosPerRequest: ((cpuSeconds(pid) - cpuBefore) * 1e6) / result.requests.total,
     errors: result.errors + result.non2xx,
   };
 }
 
 function printTable(measures: Measure[]): void {
   console.log(`\n${PROJECTS} projects, ${CONNECTIONS} connections, ${SECONDS} s a run, alternating:\n`);
-  console.log('| what | requests/s | p99 ms | errors |');
-  console.log('|---|---|---|---|');
+  console.log('| what | requests/s | p99 ms | CPU µs a request | errors |');
+  console.log('|---|---|---|---|---|');
   for (const m of measures) {
-    console.log(`| ${m.what} | ${m.requestsPerSecond.toFixed(0)} | ${m.p99Ms} | ${m.errors} |`);
+    const cpu = m.cpuMicrosPerRequest.toFixed(0);
+    console.log(`| ${m.what} | ${m.requestsPerSecond.toFixed(0)} | ${m.p99Ms} | ${cpu} | ${m.errors} |`);
   }
-  const average = (what: string) => {
+  const average = (what: string, of: (m: Measure) => number) => {
     const runs = measures.filter((m) => m.what === what);
-    return runs.reduce((sum, m) => sum + m.requestsPerSecond, 0) / runs.length;
+    return runs.reduce((sum, m) => sum + of(m), 0) / runs.length;
   };
-  const ratio = average('PresQT listing') / average('bare NestJS, same JSON');
-  console.log(`\nPresQT listing / bare NestJS: ${ratio.toFixed(2)}`);
+  const ratio = (of: (m: Measure) => number) =>
+    average('PresQT listing', of) / average('bare NestJS, same JSON', of);
+  console.log(`\nPresQT listing / bare NestJS: ${ratio((m) => m.requestsPerSecond).toFixed(2)}`);
+  console.log(
+    `CPU a request, bare NestJS / PresQT listing: ${(1 / ratio((m) => m.cpuMicrosPerRequest)).toFixed(2)}`,
+  );
 }
 
 void main();
