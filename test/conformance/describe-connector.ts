@@ -29,7 +29,7 @@ export function describeConnector<Options extends { per_page?: number }>(
 
     beforeEach(async () => {
       await suite.target.reset();
-      suite.session = await suite.connector.open(TOKEN);
+      suite.session = await suite.connector.open(suite.target.token ?? TOKEN);
     });
 
     afterAll(async () => {

@@ -53,6 +53,16 @@ export interface ConnectorUnderTest<Options> {
    * there are none without files there.
    */
   emptyFolders?: boolean;
+  /**
+   * The token of the user the suite opens sessions for, where the target's tokens have a form of their own
+   * (S3's access key pairs); TOKEN unless given.
+   */
+  token?: string;
+  /**
+   * How the target orders its top-level resources: newest first (unless given), or by name where the upstream
+   * can do no other (S3 lists keys in binary order, and a prefix has no date).
+   */
+  order?: 'newest' | 'name';
   /** ids of resources the user may not see (403) and that are gone (410), where the target has them */
   forbiddenId?(): Promise<string>;
   goneId?(): Promise<string>;

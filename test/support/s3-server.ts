@@ -8,7 +8,7 @@ import { waitForPort } from './redis-server';
 import { ROOT } from './stack';
 
 /** s3rver's fixed credentials: it checks every request's signature against them. */
-const ACCESS_KEY = 'S3RVER';
+export const ACCESS_KEY = 'S3RVER';
 
 export interface S3Server {
   endpoint: string;

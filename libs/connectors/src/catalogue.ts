@@ -7,6 +7,7 @@ import { githubConnector } from './github';
 import { gitlabConnector } from './gitlab';
 import { invenioRdmConnector } from './invenio_rdm';
 import { osfConnector } from './osf';
+import { s3Connector } from './s3';
 import { webdavConnector } from './webdav';
 import { zenodoConnector } from './zenodo';
 
@@ -22,6 +23,7 @@ export const CONNECTORS: readonly ConnectorDefinition[] = [
   dataverseConnector,
   invenioRdmConnector,
   webdavConnector,
+  s3Connector,
 ];
 
 /** Every name a targets-file entry may give in its `connector` field. */
