@@ -30,6 +30,9 @@ export async function startS3Server(): Promise<S3Server> {
   const child = spawn(
     process.execPath,
     [
+      // s3rver makes its continuation tokens with DES, which OpenSSL 3 keeps in its legacy provider: without
+      // it, any listing longer than one page answers 500
+      '--openssl-legacy-provider',
       join(ROOT, 'node_modules', 's3rver', 'bin', 's3rver.js'),
       ...['--directory', mkdtempSync(join(tmpdir(), 'presqt-s3-'))],
       ...['--address', '127.0.0.1', '--port', String(port), '--silent'],

@@ -7,6 +7,8 @@ import { FakeServer, type FakeAnswer, type FakeRequest } from '../fake-server';
 interface KeptChecksum {
   sha256: string;
   type: 'FULL_OBJECT' | 'COMPOSITE';
+  /** a multipart upload's ETag as S3 makes it, where s3rver gives the MD5 of the whole */
+  etag?: string;
 }
 
 const CHECKSUM = 'x-amz-checksum-sha256';
@@ -22,8 +24,8 @@ export class S3ChecksumProxy extends FakeServer {
   /** whether the proxy adds S3's SHA-256 checksums (off: the server's own behaviour, as s3rver has none) */
   checksums = true;
   private readonly kept = new Map<string, KeptChecksum>();
-  /** each multipart upload's parts' SHA-256 digests, by part number */
-  private readonly parts = new Map<string, Map<number, Buffer>>();
+  /** each multipart upload's parts' SHA-256 and MD5 digests, by part number */
+  private readonly parts = new Map<string, Map<number, { sha256: Buffer; md5: Buffer }>>();
 
   constructor(private readonly server: string) {
     super('S3');
@@ -72,8 +74,9 @@ export class S3ChecksumProxy extends FakeServer {
     await this.forward(request, answer, body, (status) => {
       if (status !== 200) return {};
       if (uploadId) {
-        const parts = this.parts.get(uploadId) ?? new Map<number, Buffer>();
-        this.parts.set(uploadId, parts.set(partNumber, digest));
+        const parts = this.parts.get(uploadId) ?? new Map<number, { sha256: Buffer; md5: Buffer }>();
+        const md5 = createHash('md5').update(body).digest();
+        this.parts.set(uploadId, parts.set(partNumber, { sha256: digest, md5 }));
       } else {
         this.kept.set(object, { sha256: checksum, type: 'FULL_OBJECT' });
       }
@@ -95,8 +98,17 @@ export class S3ChecksumProxy extends FakeServer {
       if (status !== 200 || !parts) return {};
       this.parts.delete(uploadId);
       const digests = [...parts.entries()].sort(([a], [b]) => a - b).map(([, digest]) => digest);
-      const composite = createHash('sha256').update(Buffer.concat(digests)).digest('base64');
-      this.kept.set(object, { sha256: `${composite}-${digests.length}`, type: 'COMPOSITE' });
+      const of = (algorithm: 'sha256' | 'md5', encoding: 'base64' | 'hex') =>
+        createHash(algorithm)
+          .update(Buffer.concat(digests.map((digest) => digest[algorithm])))
+          .digest(encoding);
+      // the ETag likewise: the MD5 of the parts' MD5s, with the number of parts
+      // (https://docs.aws.amazon.com/AmazonS3/latest/API/API_Object.html, ETag)
+      this.kept.set(object, {
+        sha256: `${of('sha256', 'base64')}-${digests.length}`,
+        type: 'COMPOSITE',
+        etag: `"${of('md5', 'hex')}-${digests.length}"`,
+      });
       return {};
     });
   }
@@ -118,6 +130,7 @@ export class S3ChecksumProxy extends FakeServer {
       if (value !== undefined && name !== 'connection' && name !== 'transfer-encoding')
         headers[name] = Array.isArray(value) ? value.join(', ') : value;
     const kept = this.kept.get(request.url.pathname);
+    if (kept?.etag && this.checksums && headers.etag) headers.etag = kept.etag;
     if (kept && this.checksums && request.headers['x-amz-checksum-mode'] === 'ENABLED') {
       headers[CHECKSUM] = kept.sha256;
       headers['x-amz-checksum-type'] = kept.type;

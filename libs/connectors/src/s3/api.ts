@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import {
+  AbortMultipartUploadCommand,
   CreateBucketCommand,
   DeleteBucketCommand,
   DeleteObjectCommand,
@@ -172,21 +173,36 @@ export class S3Api {
 
   /**
    * A file streamed in: one PutObject when it fits in one part, else a multipart upload of 8 MiB parts
-   * (`@aws-sdk/lib-storage`), each part's SHA-256 sent for S3 to check; a failed multipart upload is aborted
-   * (AbortMultipartUpload), so that nothing half-written stays
-   * (https://docs.aws.amazon.com/AmazonS3/latest/userguide/mpuoverview.html).
+   * (`@aws-sdk/lib-storage`), each part's SHA-256 sent for S3 to check. A failed multipart upload is aborted
+   * (https://docs.aws.amazon.com/AmazonS3/latest/API/API_AbortMultipartUpload.html), so that its parts do
+   * not stay; the upload's own failure is what is reported, also where the server cannot abort (s3rver
+   * answers 405): its parts never became an object either way.
    */
-  async upload(bucket: string, key: string, body: Readable): Promise<StoredObject> {
+  async upload(
+    bucket: string,
+    key: string,
+    body: Readable,
+  ): Promise<{ stored: StoredObject; multipart: boolean }> {
     const upload = new Upload({
       client: this.client,
       params: { Bucket: bucket, Key: key, Body: body, ChecksumAlgorithm: 'SHA256' },
       partSize: PART_BYTES,
       queueSize: PARTS_IN_FLIGHT,
+      leavePartsOnError: true,
     });
     try {
-      return await upload.done();
+      const stored = await upload.done();
+      return { stored, multipart: upload.uploadId !== undefined };
     } catch (error) {
       body.destroy();
+      if (upload.uploadId) {
+        const abort = new AbortMultipartUploadCommand({
+          Bucket: bucket,
+          Key: key,
+          UploadId: upload.uploadId,
+        });
+        await this.client.send(abort).catch(() => undefined);
+      }
       throw this.failure(error);
     }
   }
@@ -242,18 +258,28 @@ export class S3Api {
    */
   private failure(error: unknown, resourceId?: string): unknown {
     if (error instanceof ConnectorError) return error;
-    if (!(error instanceof S3ServiceException)) return error;
-    const status = error.$metadata.httpStatusCode ?? 500;
-    if (TOKEN_REFUSED.has(error.name) || status === 401) return ConnectorError.invalidToken(status);
+    const status = statusOf(error);
+    if (status === undefined) return error;
+    const code = error instanceof S3ServiceException ? error.name : 'an answer that is not S3 XML';
+    if (TOKEN_REFUSED.has(code) || status === 401) return ConnectorError.invalidToken(status);
     if (status === 403) return ConnectorError.forbidden();
     if (status === 404)
       return resourceId === undefined
-        ? new ConnectorError(404, `${this.upstreamName} has no such bucket or key (${error.name}).`)
+        ? new ConnectorError(404, `${this.upstreamName} has no such bucket or key (${code}).`)
         : ConnectorError.unknownResource(resourceId);
-    if (status === 409) return new ConnectorError(409, `${this.upstreamName}: ${error.name}.`);
+    if (status === 409) return new ConnectorError(409, `${this.upstreamName}: ${code}.`);
     if (status === 412) return new ConnectorError(412, `${this.upstreamName}: the key is taken.`);
-    return new ConnectorError(502, `${this.upstreamName} answered ${status}: ${error.name}.`);
+    return new ConnectorError(502, `${this.upstreamName} answered ${status}: ${code}.`);
   }
+}
+
+/**
+ * The HTTP status of an SDK error: an S3 error's, or that of an answer the SDK could not read as one (a
+ * proxy's or load balancer's own error page).
+ */
+function statusOf(error: unknown): number | undefined {
+  const failed = error as { $metadata?: { httpStatusCode?: number }; $response?: { statusCode?: number } };
+  return failed.$metadata?.httpStatusCode ?? failed.$response?.statusCode;
 }
 
 /** S3's error codes for a key pair it does not take (ErrorResponses.html, "List of error codes"). */

@@ -31,9 +31,12 @@ export function isMultipartEtag(etag: string | undefined): boolean {
   return (etag ?? '').includes('-');
 }
 
-/** The checksums of its bytes that S3 keeps of an object: sha256 and md5 where each holds. */
-export function storedHashes(object: StoredObject): Record<string, string> {
+/**
+ * The checksums of its bytes that S3 keeps of an object: sha256 and md5 where each holds. `multipart`: the
+ * object was stored by a multipart upload, whose ETag is not an MD5 however it looks.
+ */
+export function storedHashes(object: StoredObject, multipart = false): Record<string, string> {
   const sha256 = fullObjectSha256(object);
-  const md5 = etagMd5(object);
+  const md5 = multipart ? null : etagMd5(object);
   return { ...(sha256 ? { sha256 } : {}), ...(md5 ? { md5 } : {}) };
 }

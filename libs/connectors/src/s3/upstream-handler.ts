@@ -72,8 +72,9 @@ export class UpstreamRequestHandler {
     const credentials: Record<string, string> = {};
     for (const [name, value] of Object.entries(request.headers)) {
       const lower = name.toLowerCase();
-      // undici sets the Host of the origin, the one the SDK signed
-      if (lower === 'host') continue;
+      // undici sets the Host of the origin, the one the SDK signed, and does not take `Expect: 100-continue`
+      // (which the SDK asks for a body above 1 MiB); neither is signed
+      if (lower === 'host' || lower === 'expect') continue;
       (CREDENTIAL_HEADERS.has(lower) ? credentials : headers)[lower] = value;
     }
     const body = requestBody(request.body);

@@ -129,20 +129,21 @@ class S3Writer implements ResourceWriter {
     const place = placeOf(layout, segments, 'item');
     checkKey(place, path);
     const { id } = summarize(segments, 'item');
-    const result = (outcome: PutFileResult['outcome'], stored: StoredObject) => ({
+    const result = (outcome: PutFileResult['outcome'], stored: StoredObject, multipart = false) => ({
       outcome,
       id,
       path: `/${segments.join('/')}`,
-      hashes: storedHashes(stored),
+      hashes: storedHashes(stored, multipart),
     });
     const existing = await api.head(place.bucket, place.key, id);
     if (existing && (duplicate === 'ignore' || (await sameContent(api, place, file, existing, id))))
       return result('ignored', existing);
     const markers = await this.markFolders(path.slice(0, -1));
-    const stored = await api.upload(place.bucket, place.key, await file.open());
-    if (existing && markers.length === 0) return result('updated', stored);
+    const { stored, multipart } = await api.upload(place.bucket, place.key, await file.open());
+    const outcome = existing ? 'updated' : 'created';
+    if (existing && markers.length === 0) return result(outcome, stored, multipart);
     const made = existing ? markers : [...markers, place];
-    return { ...result(existing ? 'updated' : 'created', stored), staged: this.created.add(made) };
+    return { ...result(outcome, stored, multipart), staged: this.created.add(made) };
   }
 
   /**
