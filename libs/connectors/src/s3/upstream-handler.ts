@@ -50,9 +50,17 @@ function requestBody(body: unknown): RequestBody | undefined {
   throw new Error(`an S3 request body of an unexpected kind (${typeof body})`);
 }
 
-/** A GetObject: its answer is a file's bytes, held to a pace rather than a deadline, and resumed when cut. */
+/**
+ * A GetObject's answer is a file's bytes: held to a pace rather than a deadline, and resumed when cut. So is a
+ * CompleteMultipartUpload's: S3 answers 200 at once and then sends white space while it assembles the
+ * object, which may take minutes
+ * (https://docs.aws.amazon.com/AmazonS3/latest/API/API_CompleteMultipartUpload.html).
+ */
 function answerKind(request: SdkRequest): AnswerKind {
-  return request.method === 'GET' && request.query?.['x-id'] === 'GetObject' ? 'file' : 'answer';
+  const query = request.query ?? {};
+  const getObject = request.method === 'GET' && query['x-id'] === 'GetObject';
+  const complete = request.method === 'POST' && 'uploadId' in query;
+  return getObject || complete ? 'file' : 'answer';
 }
 
 /**
