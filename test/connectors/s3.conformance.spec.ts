@@ -13,7 +13,7 @@ describeConnector(s3Connector, async () => {
   const proxy = await new S3ChecksumProxy(server.endpoint).start();
   const seeder = new S3Seeder(proxy.url, server.bucket, 'conformance/');
   return {
-    options: { endpoint: proxy.url, bucket: server.bucket, prefix: 'conformance/', path_style: true },
+    options: { api_url: proxy.url, bucket: server.bucket, prefix: 'conformance/', path_style: true },
     token: S3RVER_TOKEN,
     order: 'name',
     seedProject: (title, files, { keywords } = {}) => seeder.seedProject(title, files, keywords),

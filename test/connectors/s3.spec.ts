@@ -43,7 +43,7 @@ describe('s3 connector', () => {
   function connect(options: Partial<S3Options> = {}): Connector {
     return s3Connector.create(
       {
-        endpoint: proxy.url,
+        api_url: proxy.url,
         bucket: server.bucket,
         prefix: 'spec/',
         path_style: true,
@@ -67,9 +67,9 @@ describe('s3 connector', () => {
     it('names each option that is wrong, and asks for path-style addressing without a bucket', () => {
       expect(s3Connector.validateOptions({ bucket: 'ok-bucket' })).toEqual([]);
       expect(
-        s3Connector.validateOptions({ endpoint: 'ftp://x', bucket: 'No_Such', prefix: '/a', per_page: 5000 }),
+        s3Connector.validateOptions({ api_url: 'ftp://x', bucket: 'No_Such', prefix: '/a', per_page: 5000 }),
       ).toEqual([
-        'options.endpoint must be an http or https URL',
+        'options.api_url must be an http or https URL',
         'options.bucket must be a bucket name (S3 naming rules)',
         'options.prefix must be a key prefix without a leading or doubled slash',
         'options.per_page must be an integer from 1 to 1000',
@@ -115,7 +115,7 @@ describe('s3 connector', () => {
   describe('checksums', () => {
     it('reads a single-part object’s ETag as its md5 where the server keeps no SHA-256 (s3rver)', async () => {
       await plain.put('spec/Plain/a.txt', 'hello');
-      const session = await open({ endpoint: server.endpoint });
+      const session = await open({ api_url: server.endpoint });
       const file = await session.getResource(idOf('Plain/a.txt'));
       expect(file.hashes).toEqual({ md5: md5('hello'), sha256: null });
       const [walked] = await walkedFiles(session, idOf('Plain/'));
@@ -217,7 +217,7 @@ describe('s3 connector', () => {
     it('streams up as a multipart upload and back down, byte for byte, memory flat', async () => {
       // s3rver assembles the parts before it answers CompleteMultipartUpload: longer than the tests' deadline
       const connector = s3Connector.create(
-        { endpoint: server.endpoint, bucket: server.bucket, prefix: 'spec/', path_style: true },
+        { api_url: server.endpoint, bucket: server.bucket, prefix: 'spec/', path_style: true },
         connectorContext({ upstream: { ...TEST_UPSTREAM, timeoutMs: 120_000, deadlineMs: 120_000 } }),
       );
       const session = await connector.open(S3RVER_TOKEN);

@@ -24,7 +24,7 @@ function s3Entry(proxy: S3ChecksumProxy, bucket: string, prefix: string): Record
     infinite_depth: true,
     search_parameters: ['general', 'title', 'id'],
     connector: 's3',
-    options: { endpoint: proxy.url, bucket, prefix, path_style: true },
+    options: { api_url: proxy.url, bucket, prefix, path_style: true },
   };
 }
 

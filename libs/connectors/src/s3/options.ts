@@ -1,15 +1,15 @@
 import { checkOptions, isRecord } from '../option-rules';
 
 export interface S3Options {
-  /** the S3 API's base URL; default AWS's regional endpoint, `https://s3.<region>.amazonaws.com` */
-  endpoint?: string;
+  /** the S3 API's base URL (the endpoint, as S3 tools call it); default AWS's regional one, `https://s3.<region>.amazonaws.com` */
+  api_url?: string;
   /** the region requests are signed for; default `us-east-1` (what MinIO and Ceph take unless set otherwise) */
   region?: string;
   /** the one bucket whose top-level prefixes are the projects; absent: each bucket the key lists is a project */
   bucket?: string;
   /** the key prefix the target works below, in the bucket (or in every bucket); `/`-ended, default none */
   prefix?: string;
-  /** bucket in the path (`<endpoint>/<bucket>/<key>`) rather than in the host name; default false */
+  /** bucket in the path (`<api_url>/<bucket>/<key>`) rather than in the host name; default false */
   path_style?: boolean;
   per_page?: number;
 }
@@ -25,7 +25,7 @@ export const MAX_PAGE_SIZE = 1000;
 export const BUCKET_NAME = /^(?!xn--)(?!.*-s3alias$)[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 
 export function endpointOf(options: S3Options): string {
-  return options.endpoint ?? `https://s3.${options.region ?? DEFAULT_REGION}.amazonaws.com`;
+  return options.api_url ?? `https://s3.${options.region ?? DEFAULT_REGION}.amazonaws.com`;
 }
 
 /** The prefix as keys start with it: empty, or ending in `/`. */
@@ -37,7 +37,7 @@ export function keyPrefixOf(options: S3Options): string {
 /** Every problem with an entry's options, each naming the option. */
 export function validateOptions(options: unknown): string[] {
   const problems = checkOptions(options, {
-    endpoint: { kind: 'url' },
+    api_url: { kind: 'url' },
     region: { kind: 'text', pattern: /^[a-z0-9-]{1,64}$/, expected: 'a region name such as eu-central-1' },
     bucket: { kind: 'text', pattern: BUCKET_NAME, expected: 'a bucket name (S3 naming rules)' },
     prefix: {
