@@ -28,7 +28,7 @@ describeConnector<WebdavOptions>(
   async () => {
     rclone = await new RcloneWebdav().start();
     return {
-      options: { url: rclone.urlTemplate },
+      options: { api_url: rclone.urlTemplate },
       seedProject: async (title, files) => rclone.seedProject(title, files),
       reset: async () => rclone.reset(),
       teardown: () => rclone.stop(),
@@ -45,7 +45,7 @@ describeConnector<WebdavOptions>(
     nextcloudToken = nextcloud.addUser('alice', 'alice-app-password');
     nextcloud.addUser('bob', 'bob-app-password');
     return {
-      options: { url: nextcloud.urlTemplate },
+      options: { api_url: nextcloud.urlTemplate },
       seedProject: async (title, files) => nextcloud.seedProject('alice', title, files),
       reset: async () => nextcloud.reset(),
       teardown: () => nextcloud.stop(),

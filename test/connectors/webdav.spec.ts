@@ -15,7 +15,7 @@ describe('webdav connector against a Nextcloud fake', () => {
   let token: string;
   let session: ConnectorSession;
   const open = async (options: Partial<WebdavOptions> = {}) =>
-    webdavConnector.create({ url: fake.urlTemplate, ...options }, connectorContext()).open(token);
+    webdavConnector.create({ api_url: fake.urlTemplate, ...options }, connectorContext()).open(token);
 
   beforeAll(async () => {
     fake = await new NextcloudFake().start();
@@ -41,11 +41,11 @@ describe('webdav connector against a Nextcloud fake', () => {
     expect(session.username).toBe('alice');
     expect(
       await statusOf(
-        webdavConnector.create({ url: fake.urlTemplate }, connectorContext()).open('alice:nope'),
+        webdavConnector.create({ api_url: fake.urlTemplate }, connectorContext()).open('alice:nope'),
       ),
     ).toBe(401);
     expect(
-      await statusOf(webdavConnector.create({ url: fake.urlTemplate }, connectorContext()).open('alice')),
+      await statusOf(webdavConnector.create({ api_url: fake.urlTemplate }, connectorContext()).open('alice')),
     ).toBe(401);
     const sent = requests('PROPFIND', /\/files\/alice\/$/)[0];
     expect(sent.headers.authorization).toBe(`Basic ${Buffer.from(token).toString('base64')}`);
@@ -197,20 +197,29 @@ describe('webdav connector against a Nextcloud fake', () => {
     }
   });
 
-  it('checks its options: a url, {user} at most once, uploads at the same origin', () => {
+  it('checks its options: an api_url, {user} at most once, uploads at the same origin', () => {
     expect(
-      webdavConnector.validateOptions({ url: 'https://cloud.example.org/remote.php/dav/files/{user}/' }),
+      webdavConnector.validateOptions({ api_url: 'https://cloud.example.org/remote.php/dav/files/{user}/' }),
     ).toEqual([]);
-    expect(webdavConnector.validateOptions({})).toEqual([expect.stringMatching(/options\.url is required/)]);
-    expect(webdavConnector.validateOptions({ url: 'https://a.example/{user}/{user}/' })).toEqual([
+    expect(webdavConnector.validateOptions({})).toEqual([
+      expect.stringMatching(/options\.api_url is required/),
+    ]);
+    expect(webdavConnector.validateOptions({ api_url: 'https://a.example/{user}/{user}/' })).toEqual([
       expect.stringMatching(/may name \{user\} once/),
     ]);
     expect(
       webdavConnector.validateOptions({
-        url: 'https://a.example/dav/',
+        api_url: 'https://a.example/dav/',
         uploads_url: 'https://b.example/up/',
       }),
-    ).toEqual([expect.stringMatching(/same origin|origin of options\.url/)]);
-    expect(webdavConnector.validateOptions({ url: 'https://u:p@a.example/', chunk_mib: 1 })).toHaveLength(2);
+    ).toEqual([expect.stringMatching(/same origin|origin of options\.api_url/)]);
+    expect(webdavConnector.validateOptions({ api_url: 'https://u:p@a.example/', chunk_mib: 1 })).toHaveLength(
+      2,
+    );
+    // the old name is no alias: nothing shipped with it
+    expect(webdavConnector.validateOptions({ url: 'https://a.example/{user}/' })).toEqual([
+      expect.stringMatching(/options\.url is not a known option/),
+      expect.stringMatching(/options\.api_url is required/),
+    ]);
   });
 });

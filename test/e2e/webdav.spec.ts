@@ -23,7 +23,7 @@ function webdavEntry(origin: string): Record<string, unknown> {
     infinite_depth: true,
     search_parameters: ['general', 'title', 'id'],
     connector: 'webdav',
-    options: { url: `${origin}/dav/files/{user}/` },
+    options: { api_url: `${origin}/dav/files/{user}/` },
   };
 }
 

@@ -9,7 +9,7 @@ const read = (file: string): unknown[] =>
   JSON.parse(readFileSync(join(__dirname, '../../config', file), 'utf8'));
 
 /**
- * config/targets.example.json holds entries whose URLs are each institution's own (S3 storage), to be copied
+ * config/targets.example.json holds entries whose URLs are each institution's own (S3 storage, WebDAV), to be copied
  * into a targets file: each must be one the service would start with, beside the shipped ones.
  */
 describe('the example targets file', () => {
@@ -24,6 +24,6 @@ describe('the example targets file', () => {
         ...capabilityProblems(entry, definition.capabilities),
       ];
     });
-    expect(entries.map((entry) => entry.name)).toEqual(expect.arrayContaining(['s3']));
+    expect(entries.map((entry) => entry.name)).toEqual(expect.arrayContaining(['s3', 'webdav']));
   });
 });

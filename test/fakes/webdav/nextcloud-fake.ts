@@ -74,7 +74,7 @@ export class NextcloudFake {
     return this.server.stop();
   }
 
-  /** The `url` option of a target here. */
+  /** The `api_url` option of a target here. */
   get urlTemplate(): string {
     return `${this.server.url}/files/{user}/`;
   }

@@ -33,7 +33,7 @@ export class RcloneWebdav {
     return `http://127.0.0.1:${this.port}`;
   }
 
-  /** The `url` option of a target at this server: the user's root, `{user}` in it. */
+  /** The `api_url` option of a target at this server: the user's root, `{user}` in it. */
   get urlTemplate(): string {
     return `${this.origin}/dav/files/{user}/`;
   }

@@ -5,10 +5,10 @@ export interface WebdavOptions {
    * The WebDAV root of a user's files, e.g. `https://cloud.example.org/remote.php/dav/files/{user}/`: `{user}`
    * stands for the user name of the token (`<user>:<app password>`); without it, every user has the same root.
    */
-  url: string;
+  api_url: string;
   /**
-   * Where Nextcloud's chunked upload v2 takes a user's uploads, `{user}` as in `url`; by default
-   * `.../remote.php/dav/uploads/{user}/` when `url` is Nextcloud's or ownCloud's `.../remote.php/dav/files/{user}/`,
+   * Where Nextcloud's chunked upload v2 takes a user's uploads, `{user}` as in `api_url`; by default
+   * `.../remote.php/dav/uploads/{user}/` when `api_url` is Nextcloud's or ownCloud's `.../remote.php/dav/files/{user}/`,
    * none otherwise (every file then goes in one PUT).
    */
   uploads_url?: string;
@@ -17,7 +17,7 @@ export interface WebdavOptions {
   per_page?: number;
 }
 
-/** The placeholder of the user's name in `url` and `uploads_url`. */
+/** The placeholder of the user's name in `api_url` and `uploads_url`. */
 export const USER_PLACEHOLDER = '{user}';
 /** Nextcloud's own threshold: its web and desktop clients upload files larger than 100 MiB in chunks. */
 export const DEFAULT_CHUNK_MIB = 100;
@@ -33,26 +33,33 @@ const FILES_ROOT = /\/remote\.php\/dav\/files\/\{user\}\/?$/;
 
 export function validateOptions(options: unknown): string[] {
   const problems = checkOptions(options, {
-    url: { kind: 'url' },
+    api_url: { kind: 'url' },
     uploads_url: { kind: 'url' },
     chunk_mib: { kind: 'integer', min: MIN_CHUNK_MIB, max: MAX_CHUNK_MIB },
     per_page: { kind: 'integer', min: 1, max: MAX_PAGE_SIZE },
   });
   if (!isRecord(options)) return problems;
-  if (options.url === undefined) problems.push('options.url is required: the WebDAV root of a user’s files');
-  for (const key of ['url', 'uploads_url'] as const) {
+  if (options.api_url === undefined)
+    problems.push('options.api_url is required: the WebDAV root of a user’s files');
+  for (const key of ['api_url', 'uploads_url'] as const) {
     const value = options[key];
     if (typeof value === 'string' && value.split(USER_PLACEHOLDER).length > 2)
       problems.push(`options.${key} may name ${USER_PLACEHOLDER} once`);
   }
-  if (typeof options.url === 'string' && typeof options.uploads_url === 'string' && differentOrigins(options))
-    problems.push('options.uploads_url must be at the origin of options.url, the one trusted with the token');
+  if (
+    typeof options.api_url === 'string' &&
+    typeof options.uploads_url === 'string' &&
+    differentOrigins(options)
+  )
+    problems.push(
+      'options.uploads_url must be at the origin of options.api_url, the one trusted with the token',
+    );
   return problems;
 }
 
 function differentOrigins(options: Record<string, unknown>): boolean {
   try {
-    return new URL(String(options.url)).origin !== new URL(String(options.uploads_url)).origin;
+    return new URL(String(options.api_url)).origin !== new URL(String(options.uploads_url)).origin;
   } catch {
     return false;
   }
@@ -61,8 +68,8 @@ function differentOrigins(options: Record<string, unknown>): boolean {
 /** Where chunked uploads go: the option, else Nextcloud's uploads root beside its files root, else none. */
 export function uploadsTemplate(options: WebdavOptions): string | undefined {
   if (options.uploads_url !== undefined) return options.uploads_url;
-  return FILES_ROOT.test(options.url)
-    ? options.url.replace(FILES_ROOT, `/remote.php/dav/uploads/${USER_PLACEHOLDER}/`)
+  return FILES_ROOT.test(options.api_url)
+    ? options.api_url.replace(FILES_ROOT, `/remote.php/dav/uploads/${USER_PLACEHOLDER}/`)
     : undefined;
 }
 
@@ -73,7 +80,7 @@ export function forUser(template: string, user: string): URL {
   return url;
 }
 
-/** The part of `url` every user shares (before `{user}`), which answers the status check. */
+/** The part of `api_url` every user shares (before `{user}`), which answers the status check. */
 export function sharedRoot(template: string): URL {
   return new URL(template.split(USER_PLACEHOLDER)[0]);
 }

@@ -37,7 +37,7 @@ export const webdavConnector: ConnectorDefinition<WebdavOptions> = {
   }),
   validateOptions,
   create(options, context) {
-    const shared = sharedRoot(options.url);
+    const shared = sharedRoot(options.api_url);
     // the token goes to the root's origin only: never to a host a redirect points to
     const upstream = new Upstream('WebDAV', shared.href, context.upstream);
     const uploads = uploadsTemplate(options);
@@ -57,7 +57,7 @@ export const webdavConnector: ConnectorDefinition<WebdavOptions> = {
        */
       async open(token) {
         const { user, authorization } = credentialsOf(token);
-        const api = new WebdavApi(upstream.as({ authorization }), forUser(options.url, user));
+        const api = new WebdavApi(upstream.as({ authorization }), forUser(options.api_url, user));
         const root = await api.propfind([], 0).catch((error: unknown) => {
           if (error instanceof ConnectorError && error.status === 404)
             throw new ConnectorError(
