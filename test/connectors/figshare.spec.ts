@@ -296,6 +296,23 @@ describe('figshare connector', () => {
       ]);
     });
 
+    it('tells FigShare the md5 the source vouches for, reading the file once, for the parts alone', async () => {
+      fake.partSize = 1000;
+      const session = await openAlice();
+      const project = await session.createProject('Vouched');
+      const bytes = patterned(2500);
+      const file = countedFile(bytes, 700, { md5: md5(bytes) });
+      const writer = await session.openWriter(project.id, { newProject: true, message: 'x' });
+      const result = await writer.putFile(['data.bin'], file, 'ignore');
+      expect(result).toMatchObject({ outcome: 'created', hashes: { md5: md5(bytes) } });
+      expect(file.opened).toBe(1);
+      expect(fake.project(Number(project.id))!.articles[0].files[0].suppliedMd5).toBe(md5(bytes));
+      // an unchanged file is found by the vouched md5 without reading it
+      const again = countedFile(bytes, 700, { md5: md5(bytes) });
+      expect((await writer.putFile(['data.bin'], again, 'update')).outcome).toBe('ignored');
+      expect(again.opened).toBe(0);
+    });
+
     it('sends a part again after a 503 or a dropped connection, from the right offset', async () => {
       fake.partSize = 1000;
       const session = await openAlice();

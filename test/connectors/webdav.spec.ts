@@ -6,6 +6,7 @@ import { FakeServer } from '../fakes/fake-server';
 import { NextcloudFake } from '../fakes/webdav/nextcloud-fake';
 import { connectorContext } from '../support/connector-context';
 import { failureOf, readAll, statusOf } from '../support/connector-failures';
+import { countedFile } from '../support/incoming-file';
 
 const md5 = (bytes: Buffer | string) => createHash('md5').update(bytes).digest('hex');
 const sha1 = (bytes: Buffer | string) => createHash('sha1').update(bytes).digest('hex');
@@ -76,10 +77,11 @@ describe('webdav connector against a Nextcloud fake', () => {
     expect([...depths].sort()).toEqual(['0', '1']);
   });
 
-  it('sends the MD5 as OC-Checksum with a PUT, and reports the checksum Nextcloud keeps', async () => {
+  it('sends the MD5 the source vouches for as OC-Checksum with a PUT, and none where it vouches none, reading the file once', async () => {
     const project = await session.createProject('Sent');
     const writer = await session.openWriter(project.id, { newProject: true, message: 'x' });
-    const stored = await writer.putFile(['data', 'v.csv'], incoming('a,b\n'), 'ignore');
+    const vouched = countedFile('a,b\n', undefined, { md5: md5('a,b\n'), sha256: 'ab'.repeat(32) });
+    const stored = await writer.putFile(['data', 'v.csv'], vouched, 'ignore');
     expect(stored).toMatchObject({
       outcome: 'created',
       path: '/Sent/data/v.csv',
@@ -89,6 +91,16 @@ describe('webdav connector against a Nextcloud fake', () => {
     expect(put.headers['oc-checksum']).toBe(`MD5:${md5('a,b\n')}`);
     expect(put.headers['if-none-match']).toBe('*');
     expect(fake.file('alice', 'Sent/data/v.csv')?.bytes.toString()).toBe('a,b\n');
+    expect(vouched.opened).toBe(1);
+
+    // GitHub vouches for no MD5: the file is not read ahead for one, and Nextcloud then keeps none
+    const unvouched = countedFile('c,d\n', undefined, { sha256: 'cd'.repeat(32) });
+    const plain = await writer.putFile(['w.csv'], unvouched, 'ignore');
+    expect(plain).toMatchObject({ outcome: 'created', hashes: {} });
+    expect(unvouched.opened).toBe(1);
+    const [second] = requests('PUT', /\/files\/alice\/Sent\/w\.csv$/);
+    expect(second.headers['oc-checksum']).toBeUndefined();
+    expect(fake.file('alice', 'Sent/w.csv')?.bytes.toString()).toBe('c,d\n');
   });
 
   it('uploads a file above chunk_mib with chunked upload v2, and deletes the upload when a chunk fails', async () => {

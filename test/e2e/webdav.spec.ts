@@ -90,9 +90,17 @@ describe('WebDAV end to end: GitHub, a large file, and tokens', () => {
     const big = randomBytes(1 << 20);
     const files = { 'README.md': '# Reef\n', 'data/raw/depth.bin': big, 'data/notes.txt': 'notes' };
     const repository = github.seedRepository('alice', 'reef-survey', { files, topics: ['coral'] });
+    github.server.requests.length = 0;
     const there = await transfer('webdav', 'github', String(repository.id));
     expect(there.status).toBe(200);
     expect(there.body).toMatchObject({ failed_fixity: [] });
+    // each file's bytes are read from GitHub once: GitHub keeps no MD5 to send as OC-Checksum, and none is
+    // computed by reading the file beforehand
+    const blobReads = github.server.requests
+      .filter((request) => request.method === 'GET' && /\/git\/blobs\//.test(request.url))
+      .map((request) => request.url);
+    expect(blobReads).toHaveLength(Object.keys(files).length);
+    expect(new Set(blobReads).size).toBe(Object.keys(files).length);
     const back = await transfer('lab', 'webdav', there.body.destination_resource_id as string);
     expect(back.status).toBe(200);
     expect(back.body).toMatchObject({ failed_fixity: [], fixity_unverified: [] });

@@ -106,6 +106,14 @@ export interface IncomingFile {
   /** may be called again when a write is retried; each call streams the file from its start */
   open(): Promise<Readable>;
   /**
+   * The checksums among `wanted` (algorithm -> lower-case hex) that the file's source vouches for, got without
+   * fetching the file from a remote source: those a source target keeps (RemoteFile.sourceHashes), a bag
+   * manifest's, or for a file on this machine's disk computed from it; empty when there are none. A writer
+   * that needs a checksum before it sends the bytes (a header, an upload's declaration) asks here first, so
+   * that a remote file is not read twice. Absent: nothing is known.
+   */
+  knownHashes?(wanted: readonly string[]): Promise<Record<string, string>>;
+  /**
    * Writes the file's bytes into the open file `target` without streaming them through the job (a source on
    * this machine's disk: RemoteFile.copyInto); the bytes are checked as open()'s would be. A writer that
    * writes local files uses it, when present, instead of open().

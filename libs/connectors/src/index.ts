@@ -1,6 +1,7 @@
 export * from './connector';
 export * from './capabilities';
 export * from './connector-error';
+export * from './incoming-digest';
 export * from './catalogue';
 export * from './metadata-file';
 export * from './http';

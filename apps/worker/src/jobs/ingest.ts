@@ -21,6 +21,8 @@ export interface IngestFile {
   expectedHashes(): Promise<Record<string, string>>;
   /** the source keeps no checksums: they are taken from the bytes that pass (RemoteFile.checksumsOfBytes) */
   checksumsOfBytes?: true;
+  /** checksums known without fetching the file from a remote source, for the writer: IncomingFile.knownHashes */
+  knownHashes?: (wanted: readonly string[]) => Promise<Record<string, string>>;
   open(): Promise<Readable>;
   /** a source on this machine's disk: RemoteFile.copyInto */
   copyInto?: (target: number, algorithms: readonly string[]) => Promise<Record<string, string>>;
@@ -229,6 +231,7 @@ async function writeFile(file: IngestFile, options: IngestOptions): Promise<File
       {
         size: file.size,
         open: async () => passed.watch(await file.open()),
+        knownHashes: file.knownHashes,
         copyInto: copyInto && ((target) => passed.copy(copyInto, target)),
       },
       options.duplicate,

@@ -230,12 +230,16 @@ async function* filesOf(
 }
 
 function ingestFile(file: RemoteFile, strip: number, algorithms: readonly string[]): IngestFile {
+  // a source that keeps no checksums reads the file to answer them: asked ahead of the write only where that
+  // read is of this machine's disk (the filesystem's), never a second download
+  const cheapHashes = !file.checksumsOfBytes || file.copyInto !== undefined;
   return {
     path: file.path.split('/').slice(strip),
     sourcePath: `/${file.path}`,
     size: file.size,
     expectedHashes: () => file.sourceHashes(algorithms),
     checksumsOfBytes: file.checksumsOfBytes,
+    ...(cheapHashes ? { knownHashes: (wanted: readonly string[]) => file.sourceHashes(wanted) } : {}),
     open: () => file.open(),
     copyInto: file.copyInto,
   };

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { openZip, ZipLimits, type ZipArchive } from '@app/archive';
 import { readJsonLines } from '@app/common';
@@ -15,7 +16,7 @@ import {
   type UploadedFile,
 } from '@app/jobs';
 import { mergeFtsMetadata, newAction, type FtsMetadata } from '@app/metadata';
-import type { ConnectorSession } from '@app/connectors';
+import { incomingDigest, type ConnectorSession } from '@app/connectors';
 import type { Target } from '@app/targets';
 import { WorkerSettings } from '../worker.settings';
 import { ingest, storedAlgorithms, type IngestFile } from './ingest';
@@ -164,12 +165,32 @@ async function* ingestFiles(
   zip: ZipArchive,
   algorithm: string | undefined,
 ): AsyncIterable<IngestFile> {
-  for await (const file of readJsonLines<UploadedFile>(payloadFile))
+  for await (const file of readJsonLines<UploadedFile>(payloadFile)) {
+    const open = () => zip.openEntry(`${root}data/${file.bagPath}`);
     yield {
       path: file.path.split('/'),
       sourcePath: `/${file.bagPath}`,
       size: file.size,
       expectedHashes: async () => (algorithm ? { [algorithm]: file.hashes[algorithm] } : {}),
-      open: () => zip.openEntry(`${root}data/${file.bagPath}`),
+      knownHashes: (wanted) => manifestHashes(file, wanted, open),
+      open,
     };
+  }
+}
+
+/**
+ * A payload file's checksums among `wanted` from the bag's manifests; where they have none of them, the first
+ * computed from the bag on this machine's disk. That read costs no upstream request, and the checksum is then
+ * one the destination keeps for the file (a WebDAV server's OC-Checksum) rather than none.
+ */
+async function manifestHashes(
+  file: UploadedFile,
+  wanted: readonly string[],
+  open: () => Promise<Readable>,
+): Promise<Record<string, string>> {
+  const listed = wanted.filter((algorithm) => file.hashes[algorithm] !== undefined);
+  if (listed.length > 0)
+    return Object.fromEntries(listed.map((algorithm) => [algorithm, file.hashes[algorithm].toLowerCase()]));
+  if (wanted.length === 0) return {};
+  return { [wanted[0]]: await incomingDigest({ size: file.size, open }, wanted[0]) };
 }

@@ -66,8 +66,8 @@ function members(entries: DavEntry[]): Map<string, DavEntry> {
 
 /**
  * Files going into one folder, each stored as it is put: a new file by one PUT (or Nextcloud's chunked upload
- * for a large one), with `OC-Checksum` so that Nextcloud and ownCloud keep its MD5 (ownCloud checks it, and
- * refuses bytes that differ); a changed file by a PUT beside it and a MOVE over it, so the old content stays
+ * for a large one), with `OC-Checksum` where the file's MD5 is known beforehand (IncomingFile.knownHashes), so
+ * that Nextcloud and ownCloud keep it (ownCloud checks it, and refuses bytes that differ); a changed file by a PUT beside it and a MOVE over it, so the old content stays
  * until the new one is whole. Missing folders are made with MKCOL. What the job created is remembered (and
  * staged) so that a failed or cancelled job takes it back.
  */
@@ -190,10 +190,11 @@ class WebdavWriter implements ResourceWriter {
       // the server takes no chunked uploads there: every file goes in one PUT from now on
       this.uploads = undefined;
     }
-    const checksum = md5 ?? (await incomingDigest(file, 'md5'));
+    // the MD5 goes before the bytes: only one known without reading the file again (the source's) is sent
+    const checksum = md5 ?? (await file.knownHashes?.(['md5']))?.md5;
     await this.api.put(target, file.size, () => file.open(), {
       ...conditions,
-      'oc-checksum': `MD5:${checksum}`,
+      ...(checksum ? { 'oc-checksum': `MD5:${checksum}` } : {}),
     });
   }
 
