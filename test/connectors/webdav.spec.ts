@@ -52,6 +52,44 @@ describe('webdav connector against a Nextcloud fake', () => {
     expect(sent.headers.authorization).toBe(`Basic ${Buffer.from(token).toString('base64')}`);
   });
 
+  it('finds the user id of a login that is not it (an e-mail address) with current-user-principal, at no cost to others', async () => {
+    expect(requests('PROPFIND', /./)).toHaveLength(1);
+    const byEmail = fake.addUser('alice', 'app-password', 'alice@example.org');
+    fake.seedProject('alice', 'Plankton', { 'counts.csv': '1,2\n' });
+    fake.server.requests.length = 0;
+    const session = await webdavConnector
+      .create({ api_url: fake.urlTemplate }, connectorContext())
+      .open(byEmail);
+    expect(session.username).toBe('alice');
+    expect((await session.listResources({ page: 1 })).resources.map((r) => r.title)).toEqual(['Plankton']);
+    expect(
+      fake.server.requests.filter((r) => r.method === 'PROPFIND').map((r) => decodeURIComponent(r.url)),
+    ).toEqual([
+      '/remote.php/dav/files/alice@example.org/',
+      '/remote.php/dav/',
+      '/remote.php/dav/files/alice/',
+      '/remote.php/dav/files/alice/',
+    ]);
+    // a wrong password is still refused, and a login that is no one's still names no root
+    const connector = webdavConnector.create({ api_url: fake.urlTemplate }, connectorContext());
+    expect(await statusOf(connector.open('alice@example.org:wrong'))).toBe(401);
+    fake.addUser('nobody-home', 'pw');
+    fake.nodes.delete('nobody-home/');
+    expect(await statusOf(connector.open('nobody-home:pw'))).toBe(401);
+  });
+
+  it('uses the root of the principal’s id where the login is another user’s id, whose root Nextcloud answers as an empty folder', async () => {
+    // an LDAP user whose internal id is a UUID logs in as 'bob', also the id of a local user
+    fake.addUser('bob', 'bob-password');
+    const token = fake.addUser('3f9c2a10', 'ldap-password', 'bob');
+    fake.seedProject('3f9c2a10', 'Kelp', { 'k.txt': 'k' });
+    const session = await webdavConnector
+      .create({ api_url: fake.urlTemplate }, connectorContext())
+      .open(token);
+    expect(session.username).toBe('3f9c2a10');
+    expect((await session.listResources({ page: 1 })).resources.map((r) => r.title)).toEqual(['Kelp']);
+  });
+
   it('vouches for files with the MD5 and SHA1 of oc:checksums without reading them, and reads those without', async () => {
     const id = fake.seedProject('alice', 'Summed', { 'kept.txt': 'kept' });
     fake.seedProject('alice', 'Plain', { 'plain.txt': 'plain' }, false);

@@ -8,7 +8,8 @@ import { FakeServer, type FakeAnswer, type FakeRequest } from '../fake-server';
  * https://docs.nextcloud.com/server/30/developer_manual/client_apis/WebDAV/basic.html, and chunked upload,
  * .../WebDAV/chunking.html) and nextcloud/server's apps/dav (Connector/Sabre/File.php keeps a PUT's
  * OC-Checksum as the file's checksum without checking it; Upload/ChunkingV2Plugin.php). Users log in with
- * Basic auth, as app passwords do.
+ * Basic auth, as app passwords do, by their id or by a login of their own (an e-mail address), and PROPFIND
+ * answers RFC 5397's current-user-principal as Nextcloud does (principals/users/<id>).
  */
 
 interface Node {
@@ -45,13 +46,17 @@ export class NextcloudFake {
   readonly server = new FakeServer('Nextcloud', '/remote.php/dav');
   /** every file and folder by `<user>/<path>` ('' below a user is their root) */
   readonly nodes = new Map<string, Node>();
+  /** app passwords by user id */
   private readonly passwords = new Map<string, string>();
+  /** user ids by a login that is not the id (an e-mail address, an SSO name) */
+  private readonly logins = new Map<string, string>();
   readonly uploads = new Map<string, Upload>();
   private clock = Date.now() - 86_400_000;
 
   constructor() {
     const files = '/files/{user}/{path}';
     this.server
+      .route('PROPFIND', '', (request, answer) => this.propfindDavRoot(request, answer))
       .route('PROPFIND', '/files/{user}', (request, answer) => this.propfind(request, answer))
       .route('PROPFIND', files, (request, answer) => this.propfind(request, answer), ['path'])
       .route('GET', files, (request, answer) => this.get(request, answer), ['path'])
@@ -79,10 +84,15 @@ export class NextcloudFake {
     return `${this.server.url}/files/{user}/`;
   }
 
-  addUser(user: string, password: string): string {
+  /**
+   * A user whose files root is named by `user` (the id); with `login`, the user logs in with that name instead
+   * (an e-mail address, an SSO login), as Nextcloud lets users of LDAP, SAML or e-mail logins. Answers the token.
+   */
+  addUser(user: string, password: string, login?: string): string {
     this.passwords.set(user, password);
+    if (login !== undefined) this.logins.set(login, user);
     this.nodes.set(`${user}/`, this.node(true));
-    return `${user}:${password}`;
+    return `${login ?? user}:${password}`;
   }
 
   /** A top-level folder of `user` holding `files` (`checksum` as Nextcloud keeps it, when given), newer than before. */
@@ -118,22 +128,61 @@ export class NextcloudFake {
     return { collection, bytes, checksum: '', modified: new Date(), etag: randomUUID().replace(/-/g, '') };
   }
 
-  /** Basic auth (an app password); 401 otherwise, as Sabre's auth plugin answers. */
-  private userOf(request: FakeRequest, answer: FakeAnswer): string | null {
+  /**
+   * The user id Basic auth (an app password) logs in, by the id or the user's login; 401 otherwise, as Sabre's
+   * auth plugin answers. Nextcloud's apps/dav lib/Connector/Sabre/Auth.php makes the principal of the id, not of
+   * the login name sent.
+   */
+  private authenticated(request: FakeRequest, answer: FakeAnswer): string | null {
     const [scheme, encoded] = String(request.headers.authorization ?? '').split(' ');
-    const [user, ...rest] = Buffer.from(encoded ?? '', 'base64')
+    const [login, ...rest] = Buffer.from(encoded ?? '', 'base64')
       .toString('utf8')
       .split(':');
+    const user = this.logins.get(login) ?? login;
     if (scheme !== 'Basic' || !this.passwords.has(user) || this.passwords.get(user) !== rest.join(':')) {
       answer.empty(401, { 'www-authenticate': 'Basic realm="Nextcloud"' });
       return null;
     }
+    return user;
+  }
+
+  /** The user of a request into their own files; another name's files are not found (but see propfind). */
+  private userOf(request: FakeRequest, answer: FakeAnswer): string | null {
+    const user = this.authenticated(request, answer);
+    if (user === null) return null;
     if (request.params.user !== user) {
-      // another user's files root is not found for this one (Sabre's tree)
       answer.empty(404);
       return null;
     }
     return user;
+  }
+
+  /**
+   * `current-user-principal` (RFC 5397), where the PROPFIND asks for it: sabre/dav's DAVACL plugin
+   * (lib/DAVACL/Plugin.php, propFind) answers it on every resource, as the principal's URL below the DAV root;
+   * Nextcloud's principals of users are `principals/users/<id>` (apps/dav lib/Server.php's
+   * principalCollectionSet, Auth.php).
+   */
+  private principalProp(user: string, asked: string): string {
+    if (!asked.includes('current-user-principal')) return '';
+    return `<d:current-user-principal><d:href>${this.server.prefix}/principals/users/${encodeURIComponent(user)}/</d:href></d:current-user-principal>`;
+  }
+
+  /** PROPFIND of the DAV root (remote.php/dav/): a collection, with the user's principal where asked. */
+  private async propfindDavRoot(request: FakeRequest, answer: FakeAnswer): Promise<void> {
+    const asked = (await request.body()).toString('utf8');
+    const user = this.authenticated(request, answer);
+    if (user === null) return;
+    if (String(request.headers.depth ?? 'infinity') !== '0') return answer.empty(403);
+    const props = `<d:resourcetype><d:collection/></d:resourcetype>${this.principalProp(user, asked)}`;
+    await this.multistatus(answer, [
+      `<d:response><d:href>${this.server.prefix}/</d:href><d:propstat><d:prop>${props}</d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>`,
+    ]);
+  }
+
+  private async multistatus(answer: FakeAnswer, responses: string[]): Promise<void> {
+    const body = `<?xml version="1.0"?><d:multistatus xmlns:d="DAV:" xmlns:oc="http://owncloud.org/ns" xmlns:s="http://sabredav.org/ns">${responses.join('')}</d:multistatus>`;
+    await answer.send(207, Buffer.from(body), { 'content-type': 'application/xml; charset=utf-8' });
   }
 
   private key(request: FakeRequest, collection: boolean): string {
@@ -164,10 +213,19 @@ export class NextcloudFake {
 
   /** PROPFIND (RFC 4918 §9.1): Depth 0 or 1; the fake refuses infinity (403), which servers may (§9.1), so a client sending it fails here. */
   private async propfind(request: FakeRequest, answer: FakeAnswer): Promise<void> {
-    await request.body();
-    if (!this.userOf(request, answer)) return;
+    const asked = (await request.body()).toString('utf8');
+    const user = this.authenticated(request, answer);
+    if (user === null) return;
     const depth = String(request.headers.depth ?? 'infinity');
     if (depth !== '0' && depth !== '1') return answer.empty(403);
+    const principal = this.principalProp(user, asked);
+    const owner = request.params.user;
+    if (owner !== user) {
+      // apps/dav lib/Files/RootCollection.php: another user's files root is an empty collection of that name;
+      // a name that is no user's is not found (Sabre's AbstractPrincipalCollection)
+      if (!this.passwords.has(owner) || (request.params.path ?? '') !== '') return answer.empty(404);
+      return this.multistatus(answer, [this.response(`${owner}/`, this.node(true), principal)]);
+    }
     const found = this.find(request);
     if (!found) return answer.empty(404);
     const members =
@@ -179,15 +237,15 @@ export class NextcloudFake {
           })
         : [];
     const responses = [[found.key, found.node] as const, ...members].map(([key, node]) =>
-      this.response(key, node),
+      this.response(key, node, principal),
     );
-    const body = `<?xml version="1.0"?><d:multistatus xmlns:d="DAV:" xmlns:oc="http://owncloud.org/ns" xmlns:s="http://sabredav.org/ns">${responses.join('')}</d:multistatus>`;
-    await answer.send(207, Buffer.from(body), { 'content-type': 'application/xml; charset=utf-8' });
+    await this.multistatus(answer, responses);
   }
 
   /** One response: found properties with 200, those a folder lacks with 404 (Sabre's shape). */
-  private response(key: string, node: Node): string {
+  private response(key: string, node: Node, principal = ''): string {
     const found = [
+      principal,
       `<d:getlastmodified>${node.modified.toUTCString()}</d:getlastmodified>`,
       `<d:getetag>&quot;${node.etag}&quot;</d:getetag>`,
       node.collection ? '<d:resourcetype><d:collection/></d:resourcetype>' : '<d:resourcetype/>',

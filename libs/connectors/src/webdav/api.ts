@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConnectorError } from '../connector-error';
 import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from '../http';
-import { PROPFIND_BODY, parseMultistatus, type DavEntry } from './entities';
+import { PRINCIPAL_BODY, PROPFIND_BODY, parseMultistatus, type DavEntry } from './entities';
 
 /** A PROPFIND answer is one folder's entries; anything larger is refused rather than held in memory. */
 const MAX_MULTISTATUS_BYTES = 64 << 20;
@@ -51,15 +51,13 @@ export class WebdavApi {
    * The resource at `path` (Depth 0) or it and its members (Depth 1), itself first (§9.1). A 404 is the
    * unknown `resourceId`.
    */
-  async propfind(path: readonly string[], depth: 0 | 1, resourceId?: string): Promise<DavEntry[]> {
-    const response = await this.http.request({
-      method: 'PROPFIND',
-      url: this.urlOf(path, path.length === 0),
-      headers: { depth: String(depth), 'content-type': XML, accept: 'application/xml, text/xml' },
-      body: () => PROPFIND_BODY,
-      // reading properties changes nothing
-      idempotent: true,
-    });
+  async propfind(
+    path: readonly string[],
+    depth: 0 | 1,
+    resourceId?: string,
+    body = PROPFIND_BODY,
+  ): Promise<DavEntry[]> {
+    const response = await this.sendPropfind(this.urlOf(path, path.length === 0), depth, body);
     if (response.status !== 207) {
       if (response.status === 404 && resourceId === undefined) {
         await response.body.dump();
@@ -76,13 +74,39 @@ export class WebdavApi {
   }
 
   /** The resource at `path`; null where there is none. */
-  async stat(path: readonly string[]): Promise<DavEntry | null> {
+  async stat(path: readonly string[], body = PROPFIND_BODY): Promise<DavEntry | null> {
     try {
-      return (await this.propfind(path, 0))[0];
+      return (await this.propfind(path, 0, undefined, body))[0];
     } catch (error) {
       if (error instanceof ConnectorError && error.status === 404) return null;
       throw error;
     }
+  }
+
+  /**
+   * The href of the user's principal (RFC 5397 `current-user-principal`) as the resource at `url` answers it
+   * (a resource outside the root: the DAV root); null where the server names none there.
+   */
+  async principalAt(url: URL): Promise<string | null> {
+    const response = await this.sendPropfind(url, 0, PRINCIPAL_BODY);
+    if (response.status === 401 || response.status >= 500) throw await this.http.failure(response);
+    if (response.status !== 207) {
+      await response.body.dump();
+      return null;
+    }
+    const entries = parseMultistatus(await readText(response, this.name), '/', this.name);
+    return entries.find((entry) => entry.principal !== undefined)?.principal ?? null;
+  }
+
+  private sendPropfind(url: URL, depth: 0 | 1, body: string): Promise<UpstreamResponse> {
+    return this.http.request({
+      method: 'PROPFIND',
+      url,
+      headers: { depth: String(depth), 'content-type': XML, accept: 'application/xml, text/xml' },
+      body: () => body,
+      // reading properties changes nothing
+      idempotent: true,
+    });
   }
 
   /** A file's bytes (GET, §9.4), streamed; a cut body is resumed with a Range request by the client. */

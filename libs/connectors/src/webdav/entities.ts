@@ -21,6 +21,8 @@ export interface DavEntry {
   contentType?: string;
   /** the checksums Nextcloud and ownCloud keep (`oc:checksums`), by algorithm, lower-case hex */
   checksums: Partial<Record<ChecksumAlgorithm, string>>;
+  /** the href of the requesting user's principal (RFC 5397), where it was asked for and the server names one */
+  principal?: string;
 }
 
 export type ChecksumAlgorithm = 'md5' | 'sha1';
@@ -36,6 +38,20 @@ export const PROPFIND_BODY =
   '<d:resourcetype/><d:getcontentlength/><d:getlastmodified/><d:creationdate/><d:getetag/>' +
   '<d:getcontenttype/><oc:checksums/>' +
   '</d:prop></d:propfind>';
+
+/**
+ * The same with RFC 5397's `current-user-principal` (https://www.rfc-editor.org/rfc/rfc5397): the principal of
+ * the user the credentials log in, which sabre/dav's DAVACL plugin answers on every resource and Nextcloud names
+ * `.../principals/users/<user id>/` (apps/dav lib/Connector/Sabre/Auth.php puts the id, not the login name).
+ */
+export const PROPFIND_WITH_PRINCIPAL_BODY = PROPFIND_BODY.replace(
+  '</d:prop>',
+  '<d:current-user-principal/></d:prop>',
+);
+/** `current-user-principal` alone, for a resource outside the user's root (the DAV root). */
+export const PRINCIPAL_BODY =
+  '<?xml version="1.0" encoding="utf-8"?>' +
+  '<d:propfind xmlns:d="DAV:"><d:prop><d:current-user-principal/></d:prop></d:propfind>';
 
 const parser = new XMLParser({
   // DAV: and oc: names do not clash among the properties read, so prefixes (which servers choose) go
@@ -119,6 +135,8 @@ export function parseMultistatus(xml: string, rootPath: string, upstream: string
     const modified = isoOr(textOf(props.getlastmodified).trim(), new Date(0).toISOString());
     const etag = textOf(props.getetag).trim();
     const contentType = textOf(props.getcontenttype).trim();
+    // an href, or `unauthenticated` (an empty element) where the request was not authenticated
+    const principal = textOf(props['current-user-principal']).trim();
     entries.push({
       path,
       collection:
@@ -130,6 +148,7 @@ export function parseMultistatus(xml: string, rootPath: string, upstream: string
       created: isoOr(textOf(props.creationdate).trim(), modified),
       ...(etag ? { etag } : {}),
       ...(contentType ? { contentType } : {}),
+      ...(principal ? { principal } : {}),
       checksums: parseChecksums(textOf(props.checksums)),
     });
   }

@@ -3,7 +3,8 @@ import { checkOptions, isRecord } from '../option-rules';
 export interface WebdavOptions {
   /**
    * The WebDAV root of a user's files, e.g. `https://cloud.example.org/remote.php/dav/files/{user}/`: `{user}`
-   * stands for the user name of the token (`<user>:<app password>`); without it, every user has the same root.
+   * stands for the user's id, the login of the token (`<login>:<app password>`) or the id the server names for it
+   * (user-root.ts); without it, every user has the same root.
    */
   api_url: string;
   /**
@@ -78,6 +79,16 @@ export function forUser(template: string, user: string): URL {
   const url = new URL(template.split(USER_PLACEHOLDER).join(encodeURIComponent(user)));
   if (!url.pathname.endsWith('/')) url.pathname += '/';
   return url;
+}
+
+/**
+ * Where to ask whose the credentials are (RFC 5397 `current-user-principal`): Nextcloud's and ownCloud's DAV
+ * root (`.../remote.php/dav/`) beside their files root, else the part of `api_url` every user shares.
+ */
+export function principalProbe(template: string): URL {
+  return FILES_ROOT.test(template)
+    ? new URL(template.replace(FILES_ROOT, '/remote.php/dav/'))
+    : sharedRoot(template);
 }
 
 /** The part of `api_url` every user shares (before `{user}`), which answers the status check. */

@@ -4,7 +4,6 @@ import type { ConnectorDefinition } from '../connector';
 import { ConnectorError } from '../connector-error';
 import { Upstream } from '../http';
 import { remoteConnector } from '../remote-connector';
-import { WebdavApi } from './api';
 import { webdavNameProblem } from './names';
 import {
   DEFAULT_CHUNK_MIB,
@@ -17,14 +16,15 @@ import {
 } from './options';
 import * as operations from './operations';
 import type { WebdavSession } from './session';
+import { findUserRoot } from './user-root';
 
-/** `<user>:<app password>`: the user (who names the root) and the Basic credentials (RFC 7617). */
-function credentialsOf(token: string): { user: string; authorization: string } {
+/** `<login>:<app password>`: the login (which names the root, or its user) and the Basic credentials (RFC 7617). */
+function credentialsOf(token: string): { login: string; authorization: string } {
   const colon = token.indexOf(':');
   // a user name cannot hold a colon in Basic auth, and neither part may be empty
   if (colon <= 0 || colon === token.length - 1) throw ConnectorError.invalidToken();
   return {
-    user: token.slice(0, colon),
+    login: token.slice(0, colon),
     authorization: `Basic ${Buffer.from(token, 'utf8').toString('base64')}`,
   };
 }
@@ -52,22 +52,13 @@ export const webdavConnector: ConnectorDefinition<WebdavOptions> = {
       // the shared part of the root: a server answers it (401 without credentials counts)
       probePath: shared.pathname,
       /*
-       * The token's user names the root (`{user}`); a PROPFIND of Depth 0 on it checks the token: 401 is a
-       * token the server refuses, 404 a root the user does not have (a user name that is not the user's id).
+       * The token's user names the root (`{user}`), or the user id the server names the login's principal
+       * (findUserRoot); a PROPFIND of Depth 0 on it checks the token: 401 is a token the server refuses, a root
+       * the user does not have is answered 401 too.
        */
       async open(token) {
-        const { user, authorization } = credentialsOf(token);
-        const api = new WebdavApi(upstream.as({ authorization }), forUser(options.api_url, user));
-        const root = await api.propfind([], 0).catch((error: unknown) => {
-          if (error instanceof ConnectorError && error.status === 404)
-            throw new ConnectorError(
-              401,
-              `Token is invalid: ${upstream.name} has no files root for the user '${user}'.`,
-            );
-          throw error;
-        });
-        if (!root[0].collection)
-          throw new ConnectorError(502, `The WebDAV root of '${user}' is not a folder.`);
+        const { login, authorization } = credentialsOf(token);
+        const { user, api } = await findUserRoot(upstream.as({ authorization }), options.api_url, login);
         const session: WebdavSession = {
           api,
           perPage,
