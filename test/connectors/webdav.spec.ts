@@ -1,4 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { ConnectorSession, RemoteFile } from '@app/connectors';
 import { webdavConnector, type WebdavOptions } from '@app/connectors/webdav';
 import { incoming } from '../conformance/suite';
@@ -139,6 +142,30 @@ describe('webdav connector against a Nextcloud fake', () => {
     const [second] = requests('PUT', /\/files\/alice\/Sent\/w\.csv$/);
     expect(second.headers['oc-checksum']).toBeUndefined();
     expect(fake.file('alice', 'Sent/w.csv')?.bytes.toString()).toBe('c,d\n');
+  });
+
+  it('takes back the folders a killed run made before it could store a file in them', async () => {
+    const id = fake.seedProject('alice', 'Existing', { 'keep.txt': 'keep' });
+    const stagingDir = mkdtempSync(join(tmpdir(), 'presqt-webdav-staging-'));
+    try {
+      const options = { newProject: false, message: 'x', stagingDir };
+      // the run dies while its first file's bytes go: the folders are made, nothing is staged with a file
+      const killed = await session.openWriter(id, options);
+      fake.server.inject({ kind: 'status', status: 500, times: 100, match: { method: 'PUT' } });
+      await failureOf(killed.putFile(['raw', 'deep', 'x.bin'], incoming('x'), 'ignore'));
+      fake.server.clearFaults();
+      expect(fake.nodes.has('alice/Existing/raw/deep/')).toBe(true);
+      // a later run of the job, cancelled, takes back what the job made: its checkpoints have no file
+      const later = await session.openWriter(id, options);
+      later.restage([]);
+      await later.abandon!();
+      expect([...fake.nodes.keys()].filter((key) => key.startsWith('alice/Existing/'))).toEqual([
+        'alice/Existing/',
+        'alice/Existing/keep.txt',
+      ]);
+    } finally {
+      rmSync(stagingDir, { recursive: true, force: true });
+    }
   });
 
   it('uploads a file above chunk_mib with chunked upload v2, and deletes the upload when a chunk fails', async () => {

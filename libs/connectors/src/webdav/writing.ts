@@ -17,6 +17,7 @@ import { chunkedUpload } from './chunked-upload';
 import { pathOf, summarize } from './detail';
 import { nameOf, type DavEntry } from './entities';
 import { encodeId } from './ids';
+import { MadeFolders } from './made-folders';
 import { webdavNameProblem } from './names';
 import type { WebdavSession } from './session';
 import { remoteFile } from './walking';
@@ -74,8 +75,7 @@ function members(entries: DavEntry[]): Map<string, DavEntry> {
 class WebdavWriter implements ResourceWriter {
   private readonly folders = new Map<string, Promise<Folder>>();
   private readonly created = new CreatedFiles<string[]>();
-  /** folders this writer made that no stored file has named yet */
-  private madeFolders: string[][] = [];
+  private readonly madeFolders: MadeFolders;
   private uploads: URL | undefined;
 
   constructor(
@@ -85,6 +85,7 @@ class WebdavWriter implements ResourceWriter {
   ) {
     this.folders.set('', Promise.resolve(container));
     this.uploads = session.uploads;
+    this.madeFolders = new MadeFolders(options.stagingDir);
   }
 
   private get api(): WebdavApi {
@@ -116,7 +117,7 @@ class WebdavWriter implements ResourceWriter {
       throw new ConnectorError(502, `${this.api.name} does not show '${target.join('/')}' it stored.`);
     folder.entries.set(name, stored);
     if (existing) return this.result('updated', stored);
-    const made = this.madeFolders.splice(0).map((folderPath) => [...folderPath, ''].join('/'));
+    const made = this.madeFolders.takeUnstaged().map((folderPath) => [...folderPath, ''].join('/'));
     return { ...this.result('created', stored), staged: this.created.add([...made, target.join('/')]) };
   }
 
@@ -127,7 +128,10 @@ class WebdavWriter implements ResourceWriter {
   /** Nothing: every file was stored when it was put. */
   async commit(): Promise<void> {}
 
-  /** A project made for the job goes whole; elsewhere the files and folders the job made go. */
+  /**
+   * A project made for the job goes whole; elsewhere the files and folders the job made go, a killed run's
+   * folders too, also those it made before it could store a file in them (MadeFolders).
+   */
   async abandon(): Promise<void> {
     if (this.options.newProject) {
       await this.api.remove(this.api.urlOf(this.container.path, true));
@@ -138,7 +142,7 @@ class WebdavWriter implements ResourceWriter {
         await this.api.remove(this.api.urlOf(path.split('/').filter(Boolean), path.endsWith('/')));
     };
     await this.created.removeAll(removeAll);
-    await removeAll(this.madeFolders.splice(0).map((folderPath) => `${folderPath.join('/')}/`));
+    await removeAll((await this.madeFolders.all()).map((folderPath) => `${folderPath.join('/')}/`));
   }
 
   /** A new file; what a failed upload left there (a plain server keeps a cut PUT's bytes) is deleted. */
@@ -221,7 +225,7 @@ class WebdavWriter implements ResourceWriter {
     // a plain server may answer MKCOL with 201 for a folder that exists (rclone's does): only one the
     // listing does not show is made, and counted as the job's
     if (!existing && (await this.api.mkcol(this.api.urlOf(path, true))) === 'created') {
-      this.madeFolders.push(path);
+      await this.madeFolders.add(path);
       parent.entries.set(name, { ...existingFolder(path) });
       return { path, entries: new Map() };
     }
