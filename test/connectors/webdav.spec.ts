@@ -144,6 +144,25 @@ describe('webdav connector against a Nextcloud fake', () => {
     expect(fake.file('alice', 'Sent/w.csv')?.bytes.toString()).toBe('c,d\n');
   });
 
+  it('asks for a written file’s checksums only while the server keeps them for writes of its kind', async () => {
+    const project = await session.createProject('Learnt');
+    const writer = await session.openWriter(project.id, { newProject: true, message: 'x' });
+    fake.server.requests.length = 0;
+    const put = (name: string, known?: Record<string, string>) =>
+      writer.putFile([name], countedFile(name, undefined, known), 'ignore');
+    // without an MD5 Nextcloud keeps none: learnt from the first such file, the next is not asked
+    expect((await put('a.txt')).hashes).toEqual({});
+    expect((await put('b.txt')).hashes).toEqual({});
+    // with one it keeps it, and each is asked
+    expect((await put('c.txt', { md5: md5('c.txt') })).hashes).toEqual({ md5: md5('c.txt') });
+    expect((await put('d.txt', { md5: md5('d.txt') })).hashes).toEqual({ md5: md5('d.txt') });
+    const asked = ['a', 'b', 'c', 'd'].map((name) =>
+      requests('PROPFIND', new RegExp(`/Learnt/${name}\\.txt$`)),
+    );
+    expect(asked.map((found) => found.length)).toEqual([1, 0, 1, 1]);
+    expect(fake.file('alice', 'Learnt/b.txt')?.bytes.toString()).toBe('b.txt');
+  });
+
   it('takes back the folders a killed run made before it could store a file in them', async () => {
     const id = fake.seedProject('alice', 'Existing', { 'keep.txt': 'keep' });
     const stagingDir = mkdtempSync(join(tmpdir(), 'presqt-webdav-staging-'));

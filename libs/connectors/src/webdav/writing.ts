@@ -28,6 +28,9 @@ interface Folder {
   entries: Map<string, DavEntry>;
 }
 
+/** How a file's bytes went: in one PUT with or without an MD5 as OC-Checksum, or in chunks. */
+type WriteKind = 'with md5' | 'without md5' | 'chunked';
+
 /** A new top-level folder, numbered when the user has that name; MKCOL answers 405 for one made meanwhile. */
 export async function createProject({ api }: WebdavSession, title: string): Promise<ResourceSummary> {
   const wanted = title.trim();
@@ -76,6 +79,8 @@ class WebdavWriter implements ResourceWriter {
   private readonly folders = new Map<string, Promise<Folder>>();
   private readonly created = new CreatedFiles<string[]>();
   private readonly madeFolders: MadeFolders;
+  /** whether the server keeps checksums of a file written each way, once a write of that kind told */
+  private readonly keepsChecksums = new Map<WriteKind, boolean>();
   private uploads: URL | undefined;
 
   constructor(
@@ -104,17 +109,14 @@ class WebdavWriter implements ResourceWriter {
     const existing = folder.entries.get(name);
     if (existing?.collection)
       throw new ConnectorError(400, `'${path.join('/')}' is a folder at ${this.api.name}, not a file.`);
+    let kind: WriteKind;
     if (existing) {
       if (duplicate === 'ignore') return this.result('ignored', existing);
       const { same, md5 } = await compareContent(this.api, file, existing);
       if (same) return this.result('ignored', existing);
-      await this.replace(target, file, md5, existing);
-    } else {
-      await this.create(target, file);
-    }
-    const stored = await this.api.stat(target);
-    if (!stored)
-      throw new ConnectorError(502, `${this.api.name} does not show '${target.join('/')}' it stored.`);
+      kind = await this.replace(target, file, md5, existing);
+    } else kind = await this.create(target, file);
+    const stored = await this.storedEntry(target, file, kind);
     folder.entries.set(name, stored);
     if (existing) return this.result('updated', stored);
     const made = this.madeFolders.takeUnstaged().map((folderPath) => [...folderPath, ''].join('/'));
@@ -145,11 +147,31 @@ class WebdavWriter implements ResourceWriter {
     await removeAll((await this.madeFolders.all()).map((folderPath) => `${folderPath.join('/')}/`));
   }
 
+  /**
+   * The stored file as the server describes it (a PROPFIND), for the checksums it keeps; the first write of a
+   * kind tells whether the server keeps any for such writes, and where it keeps none (a plain server; Nextcloud
+   * for a PUT without OC-Checksum) the later ones are not asked: the file is as written.
+   */
+  private async storedEntry(target: string[], file: IncomingFile, kind: WriteKind): Promise<DavEntry> {
+    if (this.keepsChecksums.get(kind) === false) {
+      const now = new Date().toISOString();
+      return { path: target, collection: false, size: file.size, modified: now, created: now, checksums: {} };
+    }
+    const stored = await this.api.stat(target);
+    if (!stored)
+      throw new ConnectorError(502, `${this.api.name} does not show '${target.join('/')}' it stored.`);
+    const keeps = Object.keys(stored.checksums).length > 0;
+    this.keepsChecksums.set(kind, keeps);
+    // a server that keeps no checksum it is sent computes none either
+    if (kind === 'with md5' && !keeps) this.keepsChecksums.set('without md5', false);
+    return stored;
+  }
+
   /** A new file; what a failed upload left there (a plain server keeps a cut PUT's bytes) is deleted. */
-  private async create(target: string[], file: IncomingFile): Promise<void> {
+  private async create(target: string[], file: IncomingFile): Promise<WriteKind> {
     try {
       // If-None-Match and Overwrite F (RFC 7232 §3.2, RFC 4918 §10.6): a file made meanwhile is not overwritten
-      await this.store(target, file, undefined, { 'if-none-match': '*' }, { overwrite: 'F' });
+      return await this.store(target, file, undefined, { 'if-none-match': '*' }, { overwrite: 'F' });
     } catch (error) {
       if (!(error instanceof ConnectorError && error.status === 409))
         await this.api.remove(this.api.urlOf(target)).catch(() => undefined);
@@ -162,10 +184,15 @@ class WebdavWriter implements ResourceWriter {
    * check is a PROPFIND of its ETag just before the MOVE: a MOVE's If-Match would be the source's (RFC 7232
    * conditions apply to the request's own resource), and RFC 4918's tagged If lists are not kept by every server.
    */
-  private async replace(target: string[], file: IncomingFile, md5: string | undefined, existing: DavEntry) {
+  private async replace(
+    target: string[],
+    file: IncomingFile,
+    md5: string | undefined,
+    existing: DavEntry,
+  ): Promise<WriteKind> {
     const beside = [...target.slice(0, -1), `.presqt-upload-${randomUUID()}`];
     try {
-      await this.store(beside, file, md5, {}, {});
+      const kind = await this.store(beside, file, md5, {}, {});
       const now = await this.api.stat(target);
       if (existing.etag && now?.etag !== existing.etag)
         throw new ConnectorError(
@@ -173,6 +200,7 @@ class WebdavWriter implements ResourceWriter {
           `'${target.join('/')}' changed at ${this.api.name} while it was being written; it was left as it is there.`,
         );
       await this.api.move(this.api.urlOf(beside), this.api.urlOf(target), { overwrite: 'T' });
+      return kind;
     } catch (error) {
       await this.api.remove(this.api.urlOf(beside)).catch(() => undefined);
       throw error;
@@ -186,11 +214,11 @@ class WebdavWriter implements ResourceWriter {
     md5: string | undefined,
     conditions: WriteHeaders,
     moveConditions: Record<string, string>,
-  ): Promise<void> {
+  ): Promise<WriteKind> {
     const url = this.api.urlOf(target);
     if (this.uploads && file.size > this.session.chunkBytes) {
       if (await chunkedUpload(this.api, this.uploads, url, file, this.session.chunkBytes, moveConditions))
-        return;
+        return 'chunked';
       // the server takes no chunked uploads there: every file goes in one PUT from now on
       this.uploads = undefined;
     }
@@ -200,6 +228,7 @@ class WebdavWriter implements ResourceWriter {
       ...conditions,
       ...(checksum ? { 'oc-checksum': `MD5:${checksum}` } : {}),
     });
+    return checksum ? 'with md5' : 'without md5';
   }
 
   /** The folder at `segments` below the container, listed once, made when missing. */
