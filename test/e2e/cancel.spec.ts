@@ -267,8 +267,10 @@ describe('cancelling jobs at any moment (real API, worker and Redis)', () => {
     for (const kind of JOB_KINDS) {
       const ofKind = cancels.filter((cancel) => cancel.kind === kind);
       expect(ofKind).toHaveLength(CANCELS);
-      // the jobs run long enough for nearly every cancel to come while they run: the test keeps its power
-      expect(ofKind.filter((cancel) => cancel.answer === 200).length).toBeGreaterThanOrEqual(45);
+      // most cancels come while their job runs, so the test keeps its power; an upload of the 64 MiB bag takes
+      // about 0.5 s alone, and on an idle machine 6 to 12 of its 50 cancels (mostly those sent once a poll saw
+      // some files done) found it finished: a 406, checked above as a whole, finished job
+      expect(ofKind.filter((cancel) => cancel.answer === 200).length).toBeGreaterThanOrEqual(CANCELS * 0.7);
     }
     const slowest = Math.max(...cancels.map((cancel) => cancel.endedMs));
     const tooLate = cancels.filter((cancel) => cancel.answer !== 200).length;
