@@ -1,4 +1,4 @@
-import { createStreamHasher } from '@app/fixity';
+import { digestStream } from '@app/fixity';
 import type { IncomingFile } from './connector';
 
 /**
@@ -8,12 +8,5 @@ import type { IncomingFile } from './connector';
 export async function incomingDigest(file: IncomingFile, algorithm: string): Promise<string> {
   const known = (await file.knownHashes?.([algorithm]))?.[algorithm];
   if (known) return known;
-  const hasher = createStreamHasher([algorithm], file.size);
-  try {
-    for await (const chunk of await file.open()) await hasher.update(chunk as Buffer);
-  } catch (error) {
-    hasher.drop();
-    throw error;
-  }
-  return (await hasher.digest())[algorithm];
+  return (await digestStream(await file.open(), [algorithm], file.size))[algorithm];
 }

@@ -329,3 +329,19 @@ export function createStreamHasher(algorithms: readonly string[], size?: number)
     throw new Error(`${GIT_BLOB_SHA1} needs the size of the stream`);
   return hashing.open(algorithms, size);
 }
+
+/** The digests of a stream's bytes, read to its end on the hashing threads; the hasher is dropped on failure. */
+export async function digestStream(
+  stream: AsyncIterable<unknown>,
+  algorithms: readonly string[],
+  size?: number,
+): Promise<Record<string, string>> {
+  const hasher = createStreamHasher(algorithms, size);
+  try {
+    for await (const chunk of stream) await hasher.update(chunk as Buffer);
+  } catch (error) {
+    hasher.drop();
+    throw error;
+  }
+  return hasher.digest();
+}

@@ -1,5 +1,4 @@
-import type { Readable } from 'node:stream';
-import { createStreamHasher } from '@app/fixity';
+import { digestStream } from '@app/fixity';
 import type { RemoteFile, RemoteFolder } from '../connector';
 import { ConnectorError } from '../connector-error';
 import type { S3Api } from './api';
@@ -10,18 +9,6 @@ import { placeOf, type S3Place, type S3Session } from './session';
 
 /** The checksums S3 may keep of an object's bytes, and that are computed from them where it keeps none. */
 const READABLE_HASHES = ['sha256', 'md5'];
-
-/** The checksum of a stream's bytes, read whole. */
-async function digestOf(stream: Readable, algorithm: string, size: number): Promise<string> {
-  const hasher = createStreamHasher([algorithm], size);
-  try {
-    for await (const chunk of stream) await hasher.update(chunk as Buffer);
-  } catch (error) {
-    hasher.drop();
-    throw error;
-  }
-  return (await hasher.digest())[algorithm];
-}
 
 /**
  * What S3 keeps of an object's checksums among `wanted` (HeadObject: its full-object SHA-256, its ETag where
@@ -44,7 +31,11 @@ export async function objectHashes(
   }
   const algorithm = wanted.find((name) => READABLE_HASHES.includes(name));
   if (!algorithm) return {};
-  return { [algorithm]: await digestOf(await api.read(place.bucket, place.key, id), algorithm, size) };
+  return {
+    [algorithm]: (await digestStream(await api.read(place.bucket, place.key, id), [algorithm], size))[
+      algorithm
+    ],
+  };
 }
 
 function remoteFile(session: S3Session, path: string, segments: string[], listed: ListedFile): RemoteFile {

@@ -1,5 +1,4 @@
-import type { Readable } from 'node:stream';
-import { createStreamHasher } from '@app/fixity';
+import { digestStream } from '@app/fixity';
 import type { RemoteFile, RemoteFolder } from '../connector';
 import type { WebdavApi } from './api';
 import { byKindAndName, pathOf } from './detail';
@@ -7,18 +6,6 @@ import { nameOf, type ChecksumAlgorithm, type DavEntry } from './entities';
 import type { WebdavSession } from './session';
 
 const COMPUTED: readonly ChecksumAlgorithm[] = ['md5', 'sha1'];
-
-/** The checksum `algorithm` of a stream's bytes, read to its end. */
-async function digestOf(stream: Readable, algorithm: string, size: number): Promise<string> {
-  const hasher = createStreamHasher([algorithm], size);
-  try {
-    for await (const chunk of stream) await hasher.update(chunk as Buffer);
-  } catch (error) {
-    hasher.drop();
-    throw error;
-  }
-  return (await hasher.digest())[algorithm];
-}
 
 /**
  * A walked file: its bytes by GET; its checksums those the server keeps (`oc:checksums`), and where it keeps
@@ -41,7 +28,9 @@ export function remoteFile(api: WebdavApi, path: string, entry: DavEntry): Remot
       if (Object.keys(found).length > 0) return found;
       const algorithm = wanted.find((name) => (COMPUTED as readonly string[]).includes(name));
       if (!algorithm) return {};
-      return { [algorithm]: await digestOf(await api.download(entry.path), algorithm, entry.size) };
+      return {
+        [algorithm]: (await digestStream(await api.download(entry.path), [algorithm], entry.size))[algorithm],
+      };
     },
     open: () => api.download(entry.path),
   };
