@@ -11,6 +11,7 @@ import { makeBagZip } from '../support/bags';
 import {
   ALL_ACTIONS,
   filesystemEntry,
+  fsId,
   writeTargetsFile,
   writeTree,
   projectDigests,
@@ -90,8 +91,6 @@ describe('Dataverse end to end: OSF, tabular files, zips, direct upload, locks a
 
   const labTree = (id: string) => projectDigests(labRoot, 'alice', id);
 
-  const labId = (name: string) => Buffer.from(name).toString('base64url');
-
   beforeAll(async () => {
     dataverse = await new DataverseFake().start();
     osf = await new OsfFake().start();
@@ -152,7 +151,7 @@ describe('Dataverse end to end: OSF, tabular files, zips, direct upload, locks a
     const csv = 'station,temperature\nnorth,21.5\nsouth,23\n';
     writeTree(labRoot, { 'alice/Tabular/temps.csv': csv, 'alice/Tabular/about.txt': 'about' });
     dataverse.ingestMs = 200;
-    const there = await transfer('dataverse', 'lab', labId('Tabular'));
+    const there = await transfer('dataverse', 'lab', fsId('Tabular'));
     expect(there.status).toBe(200);
     expect(there.body.failed_fixity).toEqual([]);
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -235,12 +234,12 @@ describe('Dataverse end to end: OSF, tabular files, zips, direct upload, locks a
     writeTree(labRoot, { 'alice/Locked/a.txt': 'a', 'alice/Locked/b.txt': 'b' });
     const busy = dataverse.seed(alice, { title: 'Busy' });
     dataverse.lock(busy, 'Workflow', 1000);
-    const waited = await transfer('dataverse', 'lab', labId('Locked'), String(busy.id));
+    const waited = await transfer('dataverse', 'lab', fsId('Locked'), String(busy.id));
     expect(waited.status).toBe(200);
     expect(waited.body.failed_fixity).toEqual([]);
     const stuck = dataverse.seed(alice, { title: 'Stuck' });
     dataverse.lock(stuck, 'Workflow');
-    const failed = await transfer('dataverse', 'lab', labId('Locked'), String(stuck.id));
+    const failed = await transfer('dataverse', 'lab', fsId('Locked'), String(stuck.id));
     expect(failed.status).toBe(500);
     expect(failed.body).toMatchObject({ status: 'failed', status_code: 503 });
     expect(failed.body.message).toMatch(/stayed locked \(Workflow\)/);
