@@ -52,6 +52,8 @@ describe('logs (real API, worker and Redis)', () => {
       process: 'api',
       req: { method: 'GET', url: `/api_v1/targets/fs/resources/${fsId('Study')}.zip/` },
       res: { statusCode: 202 },
+      responseTime: expect.any(Number),
+      msg: 'request completed',
     });
     const workerLines = logLines(stack.worker!).filter((line) => line.requestId === REQUEST_ID);
     expect(workerLines.map((line) => line.msg)).toEqual(

@@ -4,4 +4,5 @@ export * from './metrics/metric-definitions';
 export * from './metrics/http-metrics';
 export * from './logging/logging.module';
 export * from './logging/request-id';
+export * from './logging/request-logging';
 export * from './logging/log.settings';

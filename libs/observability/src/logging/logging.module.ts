@@ -1,11 +1,11 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DynamicModule, Module, RequestMethod } from '@nestjs/common';
+import { DynamicModule, Inject, MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
-import type { LoggerOptions } from 'pino';
+import pino, { type Logger, type LoggerOptions } from 'pino';
 import pretty from 'pino-pretty';
 import type { LoadedSettings } from '@app/config';
 import { LogSettings } from './log.settings';
-import { requestIdOf } from './request-id';
+import { requestLogging } from './request-logging';
+import { setRootLogger } from './root-logger';
 
 /** Nest's level names as pino's. */
 const PINO_LEVELS = { error: 'error', warn: 'warn', log: 'info', debug: 'debug', verbose: 'trace' } as const;
@@ -37,43 +37,34 @@ export function pinoOptions(settings: LogSettings, processName: string): LoggerO
   };
 }
 
-/** A request's URL with the values of query parameters named like a token (`emulation_token`) removed. */
-export function loggedUrl(url: string | undefined): string {
-  return (url ?? '').replace(/([?&][^=&]*token[^=&]*=)[^&]*/gi, '$1[redacted]');
-}
+const ROOT_LOGGER = Symbol('root logger');
 
 /**
- * Structured logs for the process (nestjs-pino over pino-http): one line per answered request with its id,
- * method, route, status and time; every other log line of the request carries its `requestId`. Health and
- * metrics scrapes are not logged. `LOG_FORMAT=pretty` prints for humans instead of JSON.
+ * Structured logs for the process (pino, under Nest's loggers through nestjs-pino): one line per answered
+ * request with its id, method, URL, status and time; every other log line of the request carries its
+ * `requestId` (requestLogging). Health and metrics scrapes are not logged. `LOG_FORMAT=pretty` prints for
+ * humans instead of JSON.
  */
 @Module({})
-export class LoggingModule {
+export class LoggingModule implements NestModule {
+  constructor(@Inject(ROOT_LOGGER) private readonly root: Logger) {}
+
   static forRoot(settings: LoadedSettings, processName: string): DynamicModule {
     const logs = settings.get(LogSettings);
-    const options = {
-      ...pinoOptions(logs, processName),
-      genReqId: (request: IncomingMessage, response: ServerResponse) => requestIdOf(request, response),
-      // the request's other log lines carry only its id
-      customAttributeKeys: { reqId: 'requestId' },
-      quietReqLogger: true,
-      autoLogging: { ignore: (request: IncomingMessage) => /^\/(health|metrics)\b/.test(request.url ?? '') },
-      serializers: {
-        req: (request: { method: string; url: string }) => ({
-          method: request.method,
-          url: loggedUrl(request.url),
-        }),
-        res: (response: { statusCode: number }) => ({ statusCode: response.statusCode }),
-      },
-    };
+    const options = pinoOptions(logs, processName);
+    const root = logs.format === 'pretty' ? pino(options, pretty({ sync: true })) : pino(options);
+    setRootLogger(root);
     return {
       module: LoggingModule,
       imports: [
-        LoggerModule.forRoot({
-          pinoHttp: logs.format === 'pretty' ? [options, pretty({ sync: true })] : options,
-          forRoutes: [{ path: '*path', method: RequestMethod.ALL }],
-        }),
+        // nestjs-pino's own middleware (pino-http) is mounted on no route: requestLogging does its work
+        LoggerModule.forRoot({ pinoHttp: { logger: root }, useExisting: true, forRoutes: [] }),
       ],
+      providers: [{ provide: ROOT_LOGGER, useValue: root }],
     };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(requestLogging(this.root)).forRoutes({ path: '*path', method: RequestMethod.ALL });
   }
 }

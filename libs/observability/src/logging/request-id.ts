@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { PinoLogger } from 'nestjs-pino';
 import { storage, Store } from 'nestjs-pino/storage';
+import { rootLogger } from './root-logger';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 /** An incoming id is kept only when it is a short token: anything else could forge or flood log lines. */
@@ -29,5 +29,5 @@ export function withLogContext<T>(
   bindings: Record<string, string | undefined>,
   work: () => Promise<T>,
 ): Promise<T> {
-  return storage.run(new Store(PinoLogger.root.child(bindings)), work);
+  return storage.run(new Store(rootLogger().child(bindings)), work);
 }
