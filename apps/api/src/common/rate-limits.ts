@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { DynamicModule, ExecutionContext, Injectable, Logger, Module } from '@nestjs/common';
+import { DynamicModule, ExecutionContext, Inject, Injectable, Logger, Module } from '@nestjs/common';
 import {
   ThrottlerGuard,
   ThrottlerModule,
@@ -13,7 +13,7 @@ import type { Request, Response } from 'express';
 import type Redis from 'ioredis';
 import { ServiceError } from '@app/common';
 import { DESTINATION_TOKEN_HEADER, REDIS_CLIENT, SOURCE_TOKEN_HEADER } from '@app/jobs';
-import type { RateLimitSettings } from './rate-limit.settings';
+import { RateLimitSettings } from './rate-limit.settings';
 
 type LimitedRequest = 'job start' | 'listing';
 /** What the storage answers for one count (the package does not export the type by name). */
@@ -76,8 +76,7 @@ function throttlers(settings: RateLimitSettings): CountedThrottler[] {
     name: `${limited} per ${per}`,
     ttl,
     limit,
-    // a throttler's own skipIf replaces the module's: the switch goes here
-    skipIf: (context) => !settings.enabled || limitedRequestOf(context) !== limited,
+    skipIf: (context) => limitedRequestOf(context) !== limited,
     trackersOf: per === 'token' ? byToken : byAddress,
   }));
 }
@@ -85,6 +84,13 @@ function throttlers(settings: RateLimitSettings): CountedThrottler[] {
 /** 429 with Retry-After (seconds) and the usual JSON error. */
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {
+  @Inject(RateLimitSettings) private readonly settings!: RateLimitSettings;
+
+  /** RATE_LIMITS=off: not even the throttlers' metadata is looked up (four times a request otherwise). */
+  protected override shouldSkip(): Promise<boolean> {
+    return Promise.resolve(!this.settings.enabled);
+  }
+
   protected override async handleRequest(limited: ThrottlerRequest): Promise<boolean> {
     const request = limited.context.switchToHttp().getRequest<Request>();
     for (const tracker of (limited.throttler as CountedThrottler).trackersOf(request))
