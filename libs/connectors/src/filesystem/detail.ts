@@ -1,6 +1,5 @@
-import { join } from 'node:path';
 import type { ResourceDetail, ResourceSummary } from '../connector';
-import { entryNames, forEachEntry, lstatIfPresent } from './disk';
+import { entryNames, entryPath, forEachEntry, lstatIfPresent } from './disk';
 import { encodeId } from './ids';
 import { locate, toConnectorError } from './locate';
 import type { FilesystemSession } from './session';
@@ -73,8 +72,8 @@ async function measureTree(dir: string): Promise<{ size: number; fileCount: numb
   for (let current = pending.pop(); current !== undefined; current = pending.pop()) {
     const parent = current;
     try {
-      await forEachEntry(parent, async (entry) => {
-        const path = join(parent, entry.name);
+      await forEachEntry(parent, (entry) => {
+        const path = entryPath(parent, entry.name);
         if (entry.isDirectory()) pending.push(path);
         if (!entry.isFile()) return;
         const stats = lstatIfPresent(path);

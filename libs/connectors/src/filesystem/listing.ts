@@ -3,7 +3,7 @@ import { FTS_METADATA_FILE } from '@app/metadata';
 import type { CollectionPage, CollectionQuery, SearchFilter } from '../connector';
 import { ConnectorError } from '../connector-error';
 import { summarize } from './detail';
-import { forEachEntry, lstatIfPresent, readSmallJson, strings } from './disk';
+import { entryPath, forEachEntry, lstatIfPresent, readSmallJson, strings } from './disk';
 import { decodeId } from './ids';
 import { readKeywordsFile } from './keywords';
 import { resolveInside } from './locate';
@@ -86,14 +86,21 @@ function matcherFor(filter: Exclude<SearchFilter, 'id'>, value: string, username
 async function listProjects(userDir: string, query: PageRequest, match?: Matcher): Promise<CollectionPage> {
   const top = new TopProjects(query.page * query.perPage);
   let total = 0;
-  await forEachEntry(userDir, async (entry) => {
-    if (!entry.isDirectory()) return;
-    const dir = join(userDir, entry.name);
-    if (match && !(await match(dir, entry.name))) return;
+  const add = (name: string, dir: string) => {
     const stats = lstatIfPresent(dir);
     if (!stats?.isDirectory()) return;
     total++;
-    top.add({ name: entry.name, mtimeMs: stats.mtimeMs });
+    top.add({ name, mtimeMs: stats.mtimeMs });
+  };
+  await forEachEntry(userDir, (entry) => {
+    if (!entry.isDirectory()) return;
+    const dir = entryPath(userDir, entry.name);
+    if (match) {
+      return match(dir, entry.name).then((matches) => {
+        if (matches) add(entry.name, dir);
+      });
+    }
+    add(entry.name, dir);
   });
   const page = top.best.slice((query.page - 1) * query.perPage);
   return {
