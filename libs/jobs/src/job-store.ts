@@ -78,19 +78,41 @@ function endPairs(end: JobEnd): string[] {
   return Object.entries(fields).flat();
 }
 
+/** A Lua script defined on a connection: sent by its SHA1, its text only where the server lacks it. */
+type ScriptCall = (numberOfKeys: number, ...args: (string | number)[]) => Promise<unknown>;
+
+const SCRIPTS = { CANCEL, CHECKPOINT, END, GET, HOLD, MOVE, RELEASE, START, UPDATE };
+
 /**
  * Job records in Redis, shared by every API and worker process. Each change of a job is one Lua script
  * (job-store-scripts.ts), so concurrent starts, cancels and ends from different processes cannot interleave;
  * the moves between a job's states are JOB_STATE_MOVES.
  */
 export class JobStore {
+  private readonly scripts = new Map<string, ScriptCall>();
+
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
     private readonly ttlSeconds: number,
     /** confirms a job's end with a replica, where a replica may become the primary */
     private readonly confirmation = new ReplicaConfirmation(false, 0),
-  ) {}
+  ) {
+    // ioredis's defineCommand sends EVALSHA, and EVAL where the server answers NOSCRIPT (a new primary after a
+    // failover): an EVAL sent each script's 2 KB of text with every call (a checkpoint a file, every progress
+    // write and status read), which the worker wrote and Redis hashed each time
+    for (const [name, lua] of Object.entries(SCRIPTS)) {
+      const command = `presqtJob${name}`;
+      redis.defineCommand(command, { lua });
+      const call = (redis as unknown as Record<string, ScriptCall>)[command];
+      this.scripts.set(lua, call.bind(redis));
+    }
+  }
+
+  /** Runs one of the job-store-scripts.ts scripts. */
+  private eval(lua: string, numberOfKeys: number, ...args: (string | number)[]): Promise<unknown> {
+    return this.scripts.get(lua)!(numberOfKeys, ...args);
+  }
 
   /** Starts a new run; null when the user already has this kind of job in progress. */
   async start<K extends JobKind>(kind: K, ticket: string): Promise<JobRecord<K> | null> {
@@ -112,7 +134,7 @@ export class JobStore {
     };
     try {
       const keys = this.keys(kind, ticket);
-      const started = await this.redis.eval(START, 2, ...keys, IN_PROGRESS, ...toFields(record));
+      const started = await this.eval(START, 2, ...keys, IN_PROGRESS, ...toFields(record));
       return started === 1 ? record : null;
     } catch (error) {
       // A command that timed out still runs once Redis answers again, and one whose answer a lost connection
@@ -146,7 +168,7 @@ export class JobStore {
       String(value),
     ]);
     const key = this.keys(record.kind, record.ticket)[0];
-    return (await this.redis.eval(UPDATE, 1, key, record.runId, REPORTING, growing.length, ...pairs)) === 1;
+    return (await this.eval(UPDATE, 1, key, record.runId, REPORTING, growing.length, ...pairs)) === 1;
   }
 
   /**
@@ -155,7 +177,7 @@ export class JobStore {
    * had ended already.
    */
   async end(record: RunKey, end: JobEnd): Promise<EndAnswer> {
-    const answer = await this.redis.eval(
+    const answer = await this.eval(
       END,
       2,
       ...this.keys(record.kind, record.ticket),
@@ -200,7 +222,7 @@ export class JobStore {
   ): Promise<{ accepted: boolean; record: JobRecord<K> | null }> {
     const current = await this.get(kind, ticket);
     if (!current) return { accepted: false, record: null };
-    const answer = await this.redis.eval(
+    const answer = await this.eval(
       CANCEL,
       3,
       ...this.keys(kind, ticket),
@@ -234,13 +256,13 @@ export class JobStore {
   async beginCommit(record: RunKey): Promise<boolean> {
     const key = this.keys(record.kind, record.ticket)[0];
     const committing: JobState = 'committing';
-    return (await this.redis.eval(MOVE, 1, key, record.runId, COMMITTING_FROM, 'state', committing)) === 1;
+    return (await this.eval(MOVE, 1, key, record.runId, COMMITTING_FROM, 'state', committing)) === 1;
   }
 
   /** Remembers that one unit of work (a file) of the run is done, so a resumed run can skip it. */
   async checkpoint(record: RunKey, item: string, data: unknown): Promise<boolean> {
     const keys = this.keys(record.kind, record.ticket);
-    const answer = await this.redis.eval(
+    const answer = await this.eval(
       CHECKPOINT,
       2,
       ...keys,
@@ -263,11 +285,11 @@ export class JobStore {
    * that dies loses it after `ttlMs`.
    */
   async holdRun(record: RunKey, holder: string, ttlMs: number): Promise<boolean> {
-    return (await this.redis.eval(HOLD, 1, this.leaseKey(record), holder, Math.ceil(ttlMs))) === 1;
+    return (await this.eval(HOLD, 1, this.leaseKey(record), holder, Math.ceil(ttlMs))) === 1;
   }
 
   async releaseRun(record: RunKey, holder: string): Promise<void> {
-    await this.redis.eval(RELEASE, 1, this.leaseKey(record), holder);
+    await this.eval(RELEASE, 1, this.leaseKey(record), holder);
   }
 
   /** Every run still in progress, found by scanning (for the janitor; never on a request's path). */
@@ -283,7 +305,7 @@ export class JobStore {
   }
 
   private async read(key: string): Promise<JobRecord | null> {
-    const flat = (await this.redis.eval(GET, 1, key)) as string[];
+    const flat = (await this.eval(GET, 1, key)) as string[];
     const fields: Record<string, string> = {};
     for (let i = 0; i < flat.length; i += 2) fields[flat[i]] = flat[i + 1];
     return fields.runId ? fromFields(fields) : null;
