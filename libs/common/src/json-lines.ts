@@ -6,14 +6,22 @@ import { createInterface } from 'node:readline';
 /** Why an append came too late (no path: a job's failure message must not show one). */
 const LATE_LINE = 'the lines file was closed before this line';
 
+/** Lines are handed to the file in batches of about this many characters. */
+const BATCH_CHARS = 1 << 16;
+
 /**
- * A text file written one line at a time, each line made of one record by `encode`; appending waits while
- * the file is behind, so that lines do not pile up in memory.
+ * A text file written one line at a time, each line made of one record by `encode`. Lines are handed to the
+ * file in batches: a write per line (one a file of a job, several files at once) cost each a round trip to
+ * the thread pool. Appending waits while the file is behind, so that lines do not pile up in memory; what the
+ * file holds is complete only once close() has resolved.
  */
 export class LinesWriter<T> {
   private readonly output: WriteStream;
   /** why the file can't be written (a full disk); kept so that it fails the next append, not the process */
   private failure: Error | null = null;
+  /** lines not yet handed to the file */
+  private batch: string[] = [];
+  private batchChars = 0;
 
   constructor(
     path: string,
@@ -27,19 +35,30 @@ export class LinesWriter<T> {
   async append(record: T): Promise<void> {
     if (this.failure) throw this.failure;
     if (this.output.destroyed) throw new Error(LATE_LINE);
-    if (!this.output.write(`${this.encode(record)}\n`)) await drained(this.output);
+    const line = `${this.encode(record)}\n`;
+    this.batch.push(line);
+    this.batchChars += line.length;
+    if (this.batchChars >= BATCH_CHARS && !this.output.write(this.takeBatch())) await drained(this.output);
   }
 
   /** Resolves once every line is on disk. */
   async close(): Promise<void> {
-    this.output.end();
+    this.output.end(this.takeBatch());
     await finished(this.output);
   }
 
   /** Closes the file after a failure, leaving its removal to the caller. */
   async discard(): Promise<void> {
+    this.takeBatch();
     this.output.destroy();
     await finished(this.output).catch(() => undefined);
+  }
+
+  private takeBatch(): string {
+    const text = this.batch.join('');
+    this.batch = [];
+    this.batchChars = 0;
+    return text;
   }
 }
 
