@@ -2,7 +2,7 @@ import './native-crc32';
 import { unsafePathReason } from '@app/archive';
 import { createMultiHasher, createStreamHasher, type StreamHasher } from '@app/fixity';
 import archiver from 'archiver';
-import { LinesWriter } from '@app/common';
+import { LinesWriter, pipeInto } from '@app/common';
 import { createReadStream, createWriteStream, mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -286,7 +286,7 @@ export class BagZipWriter {
     this.current = through;
     try {
       await Promise.all([
-        pipeline(content, through),
+        pipeInto(content, through),
         this.append(through, { name: this.root + path, store: !looksLikeText(path) }),
       ]);
     } catch (error) {
