@@ -148,6 +148,26 @@ describe('createStreamHasher (hashing on a thread)', () => {
     }
   });
 
+  // Streams of a known size up to 64 KiB are hashed on the calling thread; the digests must not tell.
+  it('gives the same digests for small streams of a known size, and refuses bytes beyond that size', async () => {
+    for (const size of [1, 4096, 64 << 10, (64 << 10) + 1]) {
+      const data = randomBytes(size);
+      const hasher = createStreamHasher(['md5', 'sha512', GIT_BLOB_SHA1], size);
+      for (let start = 0; start < size; start += 5000)
+        await hasher.update(data.subarray(start, start + 5000));
+      const gitBlob = createHash('sha1').update(`blob ${size}\0`).update(data).digest('hex');
+      expect(await hasher.digest()).toEqual({
+        md5: expected(data, 'md5'),
+        sha512: expected(data, 'sha512'),
+        [GIT_BLOB_SHA1]: gitBlob,
+      });
+      const overfull = createStreamHasher(['md5'], size);
+      await overfull.update(data);
+      await expect(overfull.update(Buffer.from('x'))).rejects.toThrow(`more than the ${size} bytes`);
+      overfull.drop();
+    }
+  });
+
   it('keeps concurrent streams apart, and an empty stream has the empty digest', async () => {
     const inputs = [randomBytes(3 << 20), randomBytes(777), Buffer.alloc(0), randomBytes(2 << 20)];
     const hashers = inputs.map(() => createStreamHasher(['sha256']));
