@@ -1,6 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { copyHashing, createMultiHasher, createStreamHasher, GIT_BLOB_SHA1, hashFile } from '@app/fixity';
+import {
+  copyHashing,
+  createMultiHasher,
+  createStreamHasher,
+  GIT_BLOB_SHA1,
+  hashFile,
+  ReadBack,
+  setHashThreads,
+} from '@app/fixity';
 import { createHash, randomBytes } from 'node:crypto';
+import { writeSync } from 'node:fs';
 import { mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -107,6 +116,51 @@ describe('fixity', () => {
     expect(await copy('head', 1000)).toEqual(digests(bytes.subarray(0, 1000)));
     expect((await readFile(join(dir, 'head'))).equals(bytes.subarray(0, 1000))).toBe(true);
     expect(await copy('longer', bytes.length + 5)).toEqual(digests(bytes));
+  });
+
+  it('reads a file back while a copy writes it, on another thread, and on to the end of what the file holds', async () => {
+    const bytes = randomBytes(5 * (1 << 20) + 3);
+    const source = join(dir, 'source');
+    await writeFile(source, bytes);
+    const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+    const copyReadBack = async (name: string, after?: (fd: number) => void) => {
+      const [from, to] = await Promise.all([open(source, 'r'), open(join(dir, name), 'wx+')]);
+      const readBack = new ReadBack(to.fd, ['sha256']);
+      try {
+        const copied = await copyHashing(from.fd, to.fd, bytes.length, ['sha256'], readBack);
+        after?.(to.fd);
+        return { copied, stored: await readBack.end() };
+      } finally {
+        await Promise.all([from.close(), to.close()]);
+      }
+    };
+    expect(await copyReadBack('copy')).toEqual({
+      copied: { sha256: sha256(bytes) },
+      stored: { sha256: sha256(bytes) },
+    });
+    // what the file holds, not what the copy sent: a byte more written after the copy is read back too
+    const more = await copyReadBack('longer', (fd) => writeSync(fd, Buffer.from('!'), 0, 1, bytes.length));
+    expect(more.stored.sha256).toBe(sha256(Buffer.concat([bytes, Buffer.from('!')])));
+    expect(more.copied.sha256).toBe(sha256(bytes));
+    // one thread: the reader waits without holding it, so the copy still runs
+    setHashThreads(1);
+    try {
+      expect((await copyReadBack('one-thread')).stored).toEqual({ sha256: sha256(bytes) });
+    } finally {
+      setHashThreads(2);
+    }
+  });
+
+  it('stops reading back a write that failed', async () => {
+    const to = await open(join(dir, 'failed'), 'wx+');
+    try {
+      const readBack = new ReadBack(to.fd, ['sha256']);
+      await to.write(Buffer.from('partial'));
+      await expect(readBack.abandon()).resolves.toBeUndefined();
+      await expect(readBack.end()).rejects.toThrow('abandoned');
+    } finally {
+      await to.close();
+    }
   });
 
   it('multi-hasher gives the same digests for a stream fed in pieces as for the whole', () => {

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { ReadBack } from '@app/fixity';
 import type { UpstreamSettings } from './http/upstream.settings';
 
 /**
@@ -87,9 +88,14 @@ export interface RemoteFile {
   /**
    * For a file on this machine's disk (the filesystem): its bytes copied into the open file `target` on a
    * hashing thread, never through the job's streams, with the digests of the bytes copied for each of
-   * `algorithms`. A writer of local files uses it instead of open() (see IncomingFile.copyInto).
+   * `algorithms`. A writer of local files uses it instead of open() (see IncomingFile.copyInto); a `readBack`
+   * of `target` is told of each chunk written.
    */
-  copyInto?: (target: number, algorithms: readonly string[]) => Promise<Record<string, string>>;
+  copyInto?: (
+    target: number,
+    algorithms: readonly string[],
+    readBack?: ReadBack,
+  ) => Promise<Record<string, string>>;
 }
 
 /** A folder met while walking a resource (so that empty folders survive a download). */
@@ -116,9 +122,10 @@ export interface IncomingFile {
   /**
    * Writes the file's bytes into the open file `target` without streaming them through the job (a source on
    * this machine's disk: RemoteFile.copyInto); the bytes are checked as open()'s would be. A writer that
-   * writes local files uses it, when present, instead of open().
+   * writes local files uses it, when present, instead of open(), and gives the ReadBack that checks what it
+   * stores, to be told of each chunk written.
    */
-  copyInto?(target: number): Promise<void>;
+  copyInto?(target: number, readBack: ReadBack): Promise<void>;
 }
 
 export interface PutFileResult {

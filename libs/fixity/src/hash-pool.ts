@@ -1,3 +1,4 @@
+import type * as Crypto from 'node:crypto';
 import type { ThreadModules } from './hashing-worker';
 import { hashingThreads, type HashingThread } from './hashing-threads';
 
@@ -7,12 +8,17 @@ export interface ByteRange {
   length: number;
 }
 
-/** Either a file to hash (`path`, or a `range` of it), or bytes to copy from one open file into another. */
+/**
+ * What a hashing thread is asked: a file to hash (`path`, or a `range` of it), bytes to copy from one open file
+ * into another (telling a read-back's `progress` how far it wrote), or a file to read back as it is written
+ * (`follow`: see ReadBack).
+ */
 interface Request {
   family: 'file';
   id: number;
   path?: string;
-  copy?: { from: number; to: number; length: number };
+  copy?: { from: number; to: number; length: number; progress?: SharedArrayBuffer };
+  follow?: { fd: number; progress: SharedArrayBuffer };
   algorithms: string[];
   range?: ByteRange;
 }
@@ -25,62 +31,132 @@ interface Reply {
 }
 
 /**
+ * A read-back's progress, shared between the writer and the thread reading the file back, in BigInt64 words
+ * (so that Atomics can wait on them), by index: a counter bumped on every change (what the reader waits on),
+ * the bytes written so far, and the write's state (writing, ended or abandoned). Given to the thread as its
+ * settings: a thread's program cannot see this module's constants.
+ */
+const PROGRESS = { changes: 0, written: 1, state: 2, writing: 0, ended: 1, abandoned: 2, words: 3 };
+type ProgressLayout = typeof PROGRESS;
+
+/**
  * The thread's program, hashing a file off the main thread: the thread reads (synchronously: it does nothing
  * else) and hashes it in 1 MiB chunks, so the main thread (which also streams and hashes job data) and the
- * hashing use separate cores. A copy writes each chunk on into the other file as well.
+ * hashing use separate cores. A copy writes each chunk on into the other file as well, and tells a read-back of
+ * that file how far it has written.
  */
-function hashFilesOnThread({ port, crypto, fs }: ThreadModules): void {
+function hashFilesOnThread({ port, crypto, fs }: ThreadModules, layout: ProgressLayout): void {
   // one buffer, reused for every chunk: the thread allocates nothing per chunk, so it leaves no garbage behind
   const buffer = Buffer.allocUnsafe(1 << 20);
-  /** Reads `length` bytes (or to the end) of `fd` from `position` (or its current one), chunk by chunk. */
+  /** Reads up to `length` bytes of `fd` from `position` (or its current one), chunk by chunk; the bytes read. */
   const readChunks = (fd: number, position: number | null, length: number, each: (chunk: Buffer) => void) => {
-    let left = length;
+    let done = 0;
     for (
       let read;
-      left > 0 && (read = fs.readSync(fd, buffer, 0, Math.min(buffer.length, left), position)) > 0;
+      done < length &&
+      (read = fs.readSync(fd, buffer, 0, Math.min(buffer.length, length - done), position)) > 0;
     ) {
       each(buffer.subarray(0, read));
-      left -= read;
+      done += read;
       if (position !== null) position += read;
     }
-    return left;
+    return done;
   };
   const writeAll = (fd: number, chunk: Buffer) => {
     for (let written = 0; written < chunk.length;) written += fs.writeSync(fd, chunk, written);
   };
-  port.on('message', (message: Request | { family: 'stream' }) => {
-    if (message.family !== 'file') return;
-    const { id, path, copy, algorithms, range } = message;
-    let fd: number | undefined;
-    let reply: Reply;
-    try {
-      const hashes = algorithms.map((algorithm) => crypto.createHash(algorithm));
-      const hashChunk = (chunk: Buffer) => hashes.forEach((hash) => hash.update(chunk));
-      if (copy) {
-        // the source's open file is read from its start; what it holds beyond `length` is left
-        readChunks(copy.from, 0, copy.length, (chunk) => {
-          hashChunk(chunk);
-          writeAll(copy.to, chunk);
-        });
-      } else {
-        fd = fs.openSync(path!, 'r');
+  // the source's open file is read from its start; what it holds beyond `length` is left
+  const copy = (
+    { from, to, length, progress }: NonNullable<Request['copy']>,
+    hash: (chunk: Buffer) => void,
+  ) => {
+    const shared = progress && new BigInt64Array(progress);
+    let written = 0;
+    readChunks(from, 0, length, (chunk) => {
+      hash(chunk);
+      writeAll(to, chunk);
+      if (!shared) return;
+      Atomics.store(shared, layout.written, BigInt((written += chunk.length)));
+      Atomics.add(shared, layout.changes, 1n);
+      Atomics.notify(shared, layout.changes);
+    });
+  };
+  const run = ({ path, copy: copying, algorithms, range }: Request) => {
+    const hashes = algorithms.map((algorithm) => crypto.createHash(algorithm));
+    const hash = (chunk: Buffer) => hashes.forEach((each) => each.update(chunk));
+    if (copying) copy(copying, hash);
+    else {
+      const fd = fs.openSync(path!, 'r');
+      try {
         // a whole file is read from its current position, a range from its start up to its length
-        const left = readChunks(fd, range ? range.start : null, range ? range.length : Infinity, hashChunk);
-        if (range && left > 0)
+        const read = readChunks(fd, range ? range.start : null, range ? range.length : Infinity, hash);
+        if (range && read < range.length)
           throw new Error(`${path} ends before the ${range.length} bytes from ${range.start}`);
+      } finally {
+        fs.closeSync(fd);
       }
-      reply = {
-        family: 'file',
-        id,
-        digests: Object.fromEntries(hashes.map((hash, i) => [algorithms[i], hash.digest('hex')])),
-      };
-    } catch (error) {
-      const { message, code } = error as NodeJS.ErrnoException;
-      reply = { family: 'file', id, error: { message, code } };
-    } finally {
-      if (fd !== undefined) fs.closeSync(fd);
     }
-    port.postMessage(reply);
+    return Object.fromEntries(hashes.map((each, i) => [algorithms[i], each.digest('hex')]));
+  };
+  port.on('message', (message: Request | { family: 'stream' }) => {
+    if (message.family !== 'file' || message.follow) return;
+    const { id } = message;
+    try {
+      port.postMessage({ family: 'file', id, digests: run(message) } satisfies Reply);
+    } catch (error) {
+      const { message: text, code } = error as NodeJS.ErrnoException;
+      port.postMessage({ family: 'file', id, error: { message: text, code } } satisfies Reply);
+    }
+  });
+}
+
+/**
+ * The thread's other program, reading files back as they are written (ReadBack): it reads and hashes what the
+ * writer says it has written, then waits for more without holding the thread (Atomics.waitAsync), so that the
+ * thread goes on with other work meanwhile, the copy feeding the read-back included where there is one thread.
+ * Once the writer has ended, it reads on to the file's end.
+ */
+function readBackOnThread({ port, crypto, fs }: ThreadModules, layout: ProgressLayout): void {
+  const [ENDED, ABANDONED] = [BigInt(layout.ended), BigInt(layout.abandoned)];
+  // allocated when first used, and reused: a chunk is read and hashed within one turn of the event loop
+  let buffer: Buffer | undefined;
+  /** Hashes what `fd` holds from `position` up to `end` (or its end, if sooner); the position reached. */
+  const hashUpTo = (fd: number, position: number, end: number, hashes: Crypto.Hash[]) => {
+    buffer ??= Buffer.allocUnsafe(1 << 18);
+    for (let read; position < end; position += read) {
+      read = fs.readSync(fd, buffer, 0, Math.min(buffer.length, end - position), position);
+      if (read === 0) break;
+      for (const hash of hashes) hash.update(buffer.subarray(0, read));
+    }
+    return position;
+  };
+  const follow = async ({ fd, progress }: NonNullable<Request['follow']>, algorithms: string[]) => {
+    const hashes = algorithms.map((algorithm) => crypto.createHash(algorithm));
+    const shared = new BigInt64Array(progress);
+    for (let position = 0; ;) {
+      // read before the rest: a change made after it ends the wait below at once
+      const changes = Atomics.load(shared, layout.changes);
+      const state = Atomics.load(shared, layout.state);
+      if (state === ABANDONED) throw new Error('the write was abandoned');
+      const end = state === ENDED ? Infinity : Number(Atomics.load(shared, layout.written));
+      position = hashUpTo(fd, position, end, hashes);
+      if (state === ENDED)
+        return Object.fromEntries(hashes.map((hash, i) => [algorithms[i], hash.digest('hex')]));
+      await Atomics.waitAsync(shared, layout.changes, changes).value;
+    }
+  };
+  port.on('message', (message: Request | { family: 'stream' }) => {
+    if (message.family !== 'file' || !message.follow) return;
+    const { id } = message;
+    follow(message.follow, message.algorithms).then(
+      (digests) => port.postMessage({ family: 'file', id, digests } satisfies Reply),
+      (error: NodeJS.ErrnoException) =>
+        port.postMessage({
+          family: 'file',
+          id,
+          error: { message: error.message, code: error.code },
+        } satisfies Reply),
+    );
   });
 }
 
@@ -95,11 +171,17 @@ class HashPool {
     }
   >();
   private nextId = 0;
+  private turn = 0;
 
-  /** Sends `request` (with an id of its own) to one of the threads, in turn; its digests. */
-  run(request: Omit<Request, 'id' | 'family'>): Promise<Record<string, string>> {
+  /** The next thread in turn; another than `besides`, where there is another. */
+  pick(besides?: HashingThread): HashingThread {
+    const thread = hashingThreads.at(this.turn++);
+    return thread === besides && hashingThreads.count > 1 ? hashingThreads.at(this.turn++) : thread;
+  }
+
+  /** Sends `request` (with an id of its own) to `thread`; its digests. */
+  run(request: Omit<Request, 'id' | 'family'>, thread = this.pick()): Promise<Record<string, string>> {
     const id = this.nextId++;
-    const thread = hashingThreads.at(id);
     return new Promise((resolve, reject) => {
       this.pending.set(id, { thread, resolve, reject });
       thread.hold();
@@ -127,7 +209,9 @@ class HashPool {
 }
 
 const pool = new HashPool();
-hashingThreads.register('file', hashFilesOnThread, undefined, pool);
+hashingThreads.register('file', hashFilesOnThread, PROGRESS, pool);
+// the same family: its replies go to the same pool
+hashingThreads.register('file', readBackOnThread, PROGRESS, pool);
 
 /** How many hashing threads there are; each costs some memory, and more than the cores gains nothing. */
 export function setHashThreads(threads: number): void {
@@ -147,15 +231,63 @@ export function hashFile(
 }
 
 /**
+ * A file read back and hashed on a hashing thread while it is being written, through the writer's own open
+ * file (open for reading too), so that the check of what was stored runs beside the writing on another core
+ * instead of after it. The reader reads only what the writer says it has written (a copyHashing given the
+ * read-back says so chunk by chunk), and once the writer has ended, on to the file's end: its digests are of
+ * the whole file as stored.
+ */
+export class ReadBack {
+  /** the progress the writer shares with the reader (see PROGRESS) */
+  readonly progress = new SharedArrayBuffer(PROGRESS.words * BigInt64Array.BYTES_PER_ELEMENT);
+  /** the thread reading back: a copy is given another one, where there is another */
+  readonly thread = pool.pick();
+  private readonly digests: Promise<Record<string, string>>;
+
+  constructor(fd: number, algorithms: readonly string[]) {
+    this.digests = pool.run(
+      { follow: { fd, progress: this.progress }, algorithms: [...algorithms] },
+      this.thread,
+    );
+    // awaited by end(); an abandoned read-back's failure is expected
+    this.digests.catch(() => undefined);
+  }
+
+  /** The writer has written the whole file: the digests of all the file holds, once read. */
+  end(): Promise<Record<string, string>> {
+    this.setState(PROGRESS.ended);
+    return this.digests;
+  }
+
+  /** The write failed: resolves once the reader has stopped, so that the file may be closed. */
+  async abandon(): Promise<void> {
+    this.setState(PROGRESS.abandoned);
+    await this.digests.catch(() => undefined);
+  }
+
+  private setState(state: number): void {
+    const shared = new BigInt64Array(this.progress);
+    Atomics.store(shared, PROGRESS.state, BigInt(state));
+    Atomics.add(shared, PROGRESS.changes, 1n);
+    Atomics.notify(shared, PROGRESS.changes);
+  }
+}
+
+/**
  * Copies `length` bytes (or fewer, where the file ends first) from the start of the open file `from` into the
  * open file `to`, on a hashing thread, in 1 MiB chunks of one reused buffer; the hex digests of the bytes
- * copied for each algorithm. The caller keeps and closes both descriptors.
+ * copied for each algorithm. A `readBack` of `to` is told of each chunk written, and the copy runs on another
+ * thread than its reader. The caller keeps and closes both descriptors.
  */
 export function copyHashing(
   from: number,
   to: number,
   length: number,
   algorithms: readonly string[],
+  readBack?: ReadBack,
 ): Promise<Record<string, string>> {
-  return pool.run({ copy: { from, to, length }, algorithms: [...algorithms] });
+  return pool.run(
+    { copy: { from, to, length, progress: readBack?.progress }, algorithms: [...algorithms] },
+    pool.pick(readBack?.thread),
+  );
 }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import type { DuplicateAction, PutFileResult, ResourceWriter } from '@app/connectors';
-import { createStreamHasher, type StreamHasher } from '@app/fixity';
+import type { DuplicateAction, PutFileResult, RemoteFile, ResourceWriter } from '@app/connectors';
+import { createStreamHasher, type ReadBack, type StreamHasher } from '@app/fixity';
 import { JobStore } from '@app/jobs';
 import type { FtsFileEntry } from '@app/metadata';
 import type { Target } from '@app/targets';
@@ -25,7 +25,7 @@ export interface IngestFile {
   knownHashes?: (wanted: readonly string[]) => Promise<Record<string, string>>;
   open(): Promise<Readable>;
   /** a source on this machine's disk: RemoteFile.copyInto */
-  copyInto?: (target: number, algorithms: readonly string[]) => Promise<Record<string, string>>;
+  copyInto?: RemoteFile['copyInto'];
 }
 
 type Outcome = PutFileResult['outcome'];
@@ -160,11 +160,15 @@ class PassedBytes {
   }
 
   /** Copies the file with `copyInto` (of the source) into `target`, hashing what passes. */
-  async copy(copyInto: NonNullable<IngestFile['copyInto']>, target: number): Promise<void> {
+  async copy(
+    copyInto: NonNullable<IngestFile['copyInto']>,
+    target: number,
+    readBack: ReadBack,
+  ): Promise<void> {
     this.hasher?.drop();
     this.hasher = null;
     this.copied = null;
-    this.copied = await copyInto(target, this.algorithms);
+    this.copied = await copyInto(target, this.algorithms, readBack);
     this.countRest();
   }
 
@@ -232,7 +236,7 @@ async function writeFile(file: IngestFile, options: IngestOptions): Promise<File
         size: file.size,
         open: async () => passed.watch(await file.open()),
         knownHashes: file.knownHashes,
-        copyInto: copyInto && ((target) => passed.copy(copyInto, target)),
+        copyInto: copyInto && ((target, readBack) => passed.copy(copyInto, target, readBack)),
       },
       options.duplicate,
     );

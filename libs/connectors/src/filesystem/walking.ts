@@ -83,11 +83,11 @@ function remoteFile(digests: DigestCache, path: string, absolute: string, stats:
         end: Math.max(0, stats.size - 1),
       });
     },
-    copyInto: async (target, algorithms) => {
+    copyInto: async (target, algorithms, readBack) => {
       // as open(): a file swapped for a symlink since the walk is refused; up to the size walked
       const fd = await openFd(absolute, constants.O_RDONLY | constants.O_NOFOLLOW);
       try {
-        return await copyHashing(fd, target, stats.size, algorithms);
+        return await copyHashing(fd, target, stats.size, algorithms, readBack);
       } finally {
         await closeFd(fd);
       }

@@ -3,7 +3,7 @@ import { createWriteStream, lstatSync, mkdirSync, readdirSync, readFileSync, wri
 import { lstat, mkdir, open, readdir, rename, rm, rmdir } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { hashFile } from '@app/fixity';
+import { hashFile, ReadBack } from '@app/fixity';
 import type {
   DuplicateAction,
   IncomingFile,
@@ -142,18 +142,19 @@ export async function putFile(
     return { outcome: 'ignored', hashes: await hashFile(destination, STORED_HASHES) };
 
   const temporary = join(dir, `${partialPrefix}${randomUUID()}`);
+  // the file replaced is hashed while the new one is written; of STORED_HASHES, so that it is hashed once
+  const before = existing && hashFile(destination, STORED_HASHES);
+  if (before) before.catch(() => undefined);
   let change: WrittenChange;
+  let written: Record<string, string>;
   try {
-    await writeInto(temporary, file);
-    if (existing) {
+    written = await writeInto(temporary, file);
+    if (before) {
       // update replaces only a file whose content differs (docs/behaviour.md#duplicates)
-      const [before, after] = await Promise.all([
-        hashFile(destination, [COMPARE_ALGORITHM]),
-        hashFile(temporary, [COMPARE_ALGORITHM]),
-      ]);
-      if (before[COMPARE_ALGORITHM] === after[COMPARE_ALGORITHM]) {
+      const replaced = await before;
+      if (replaced[COMPARE_ALGORITHM] === written[COMPARE_ALGORITHM]) {
         await rm(temporary, { force: true });
-        return { outcome: 'ignored', hashes: await hashFile(destination, STORED_HASHES) };
+        return { outcome: 'ignored', hashes: replaced };
       }
       const backup = join(dir, `.presqt-replaced-${randomUUID()}`);
       await rename(destination, backup);
@@ -170,19 +171,30 @@ export async function putFile(
     await rm(temporary, { force: true });
     throw error;
   }
-  const outcome = existing ? 'updated' : 'created';
-  return { outcome, hashes: await hashFile(destination, STORED_HASHES), change };
+  // renamed, not changed: what was read back of the new file is what the destination holds
+  return { outcome: existing ? 'updated' : 'created', hashes: written, change };
 }
 
-/** Writes `file` into a new file at `path`: copied from a local source where it offers that, else streamed. */
-async function writeInto(path: string, file: IncomingFile): Promise<void> {
+/**
+ * Writes `file` into a new file at `path`, copied from a local source where it offers that, else streamed;
+ * the file's STORED_HASHES, read back from it. A copy is read back as it is written, on another hashing thread.
+ */
+async function writeInto(path: string, file: IncomingFile): Promise<Record<string, string>> {
   if (!file.copyInto) {
     await pipeline(await file.open(), createWriteStream(path, { flags: 'wx', mode: 0o644 }));
-    return;
+    return hashFile(path, STORED_HASHES);
   }
-  const target = await open(path, 'wx', 0o644);
+  // open for reading as well: the read-back reads through the same open file, so the file it reads is the one
+  // written, whatever happens to its name meanwhile
+  const target = await open(path, 'wx+', 0o644);
+  const readBack = new ReadBack(target.fd, STORED_HASHES);
   try {
-    await file.copyInto(target.fd);
+    await file.copyInto(target.fd, readBack);
+    return await readBack.end();
+  } catch (error) {
+    // the reader stops before the file it reads is closed
+    await readBack.abandon();
+    throw error;
   } finally {
     await target.close();
   }
