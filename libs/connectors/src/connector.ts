@@ -122,10 +122,10 @@ export interface IncomingFile {
   /**
    * Writes the file's bytes into the open file `target` without streaming them through the job (a source on
    * this machine's disk: RemoteFile.copyInto); the bytes are checked as open()'s would be. A writer that
-   * writes local files uses it, when present, instead of open(), and gives the ReadBack that checks what it
-   * stores, to be told of each chunk written.
+   * writes local files uses it, when present, instead of open() (writeLocalFile), and gives the ReadBack that
+   * checks what it stores, if any, to be told of each chunk written.
    */
-  copyInto?(target: number, readBack: ReadBack): Promise<void>;
+  copyInto?(target: number, readBack?: ReadBack): Promise<void>;
 }
 
 export interface PutFileResult {

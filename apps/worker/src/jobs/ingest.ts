@@ -163,7 +163,7 @@ class PassedBytes {
   async copy(
     copyInto: NonNullable<IngestFile['copyInto']>,
     target: number,
-    readBack: ReadBack,
+    readBack?: ReadBack,
   ): Promise<void> {
     this.hasher?.drop();
     this.hasher = null;

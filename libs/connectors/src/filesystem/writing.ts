@@ -1,9 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createWriteStream, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { lstat, mkdir, open, readdir, rename, rm, rmdir } from 'node:fs/promises';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { lstat, mkdir, readdir, rename, rm, rmdir } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { hashFile, ReadBack } from '@app/fixity';
+import { hashFile } from '@app/fixity';
 import type {
   DuplicateAction,
   IncomingFile,
@@ -13,6 +12,7 @@ import type {
   WriterOptions,
 } from '../connector';
 import { ConnectorError } from '../connector-error';
+import { writeLocalFile } from '../local-file';
 import { checkPathNames, portableNameProblem } from '../name-rules';
 import { summarize } from './detail';
 import { encodeId, isReserved } from './ids';
@@ -148,7 +148,7 @@ export async function putFile(
   let change: WrittenChange;
   let written: Record<string, string>;
   try {
-    written = await writeInto(temporary, file);
+    written = await writeLocalFile(temporary, file, STORED_HASHES);
     if (before) {
       // update replaces only a file whose content differs (docs/behaviour.md#duplicates)
       const replaced = await before;
@@ -173,31 +173,6 @@ export async function putFile(
   }
   // renamed, not changed: what was read back of the new file is what the destination holds
   return { outcome: existing ? 'updated' : 'created', hashes: written, change };
-}
-
-/**
- * Writes `file` into a new file at `path`, copied from a local source where it offers that, else streamed;
- * the file's STORED_HASHES, read back from it. A copy is read back as it is written, on another hashing thread.
- */
-async function writeInto(path: string, file: IncomingFile): Promise<Record<string, string>> {
-  if (!file.copyInto) {
-    await pipeline(await file.open(), createWriteStream(path, { flags: 'wx', mode: 0o644 }));
-    return hashFile(path, STORED_HASHES);
-  }
-  // open for reading as well: the read-back reads through the same open file, so the file it reads is the one
-  // written, whatever happens to its name meanwhile
-  const target = await open(path, 'wx+', 0o644);
-  const readBack = new ReadBack(target.fd, STORED_HASHES);
-  try {
-    await file.copyInto(target.fd, readBack);
-    return await readBack.end();
-  } catch (error) {
-    // the reader stops before the file it reads is closed
-    await readBack.abandon();
-    throw error;
-  } finally {
-    await target.close();
-  }
 }
 
 /** The folders of `segments` below `containerDir` (all but the last), made where missing; the deepest. */

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { BagZipWriter, SOFTWARE_AGENT } from '@app/bagit';
-import { meter } from '@app/common';
-import { createStreamHasher, hashFile } from '@app/fixity';
+import { hashFile } from '@app/fixity';
 import { FTS_METADATA_FILE } from '@app/metadata';
 import type { DuplicateAction, IncomingFile, PutFileResult, ResourceWriter } from '../connector';
 import { ConnectorError } from '../connector-error';
+import { writeLocalFile } from '../local-file';
 import { packedZipName, type PackedFile, type PackedZip } from './packed-zip';
 
 /** A file waiting on local disk for the zip; plain JSON, so that a resumed run can take it over. */
@@ -57,13 +56,9 @@ export class ZippingWriter implements ResourceWriter {
     if (existing && duplicate === 'ignore') return { ...result, outcome: 'ignored' };
     const staged: StagedFile = { path: key, local: join(this.stagingDir, `zip-${randomUUID()}`) };
     await mkdir(this.stagingDir, { recursive: true });
-    const hasher = createStreamHasher(['sha256']);
-    await pipeline(
-      meter(await file.open(), (chunk) => hasher.update(chunk)),
-      createWriteStream(staged.local, { flags: 'wx' }),
-    );
-    const { sha256 } = await hasher.digest();
-    if (existing && existing.checksums.sha256 === sha256) {
+    await writeLocalFile(staged.local, file);
+    // hashed only to compare with the file it would replace: the job checks the bytes that pass on its own
+    if (existing && existing.checksums.sha256 === (await hashFile(staged.local, ['sha256'])).sha256) {
       await rm(staged.local, { force: true });
       return { ...result, outcome: 'ignored' };
     }
