@@ -1,6 +1,7 @@
 import { createHash, getHashes } from 'node:crypto';
 import type * as Crypto from 'node:crypto';
 import { GIT_BLOB_SHA1 } from './algorithms';
+import { createMultiHasher, type MultiHasher } from './hash';
 import type { ThreadModules } from './hashing-worker';
 import { hashingThreads, type HashingThread } from './hashing-threads';
 
@@ -318,18 +319,16 @@ const INLINE_BYTES = 64 << 10;
 
 /** A small stream's digests, computed as its chunks come (see INLINE_BYTES). */
 class InlineHasher implements StreamHasher {
-  private readonly hashes: Crypto.Hash[];
+  private readonly hasher: MultiHasher;
   private bytes = 0;
   private dropped = false;
   private digests: Promise<Record<string, string>> | null = null;
 
   constructor(
-    private readonly algorithms: readonly string[],
+    algorithms: readonly string[],
     private readonly size: number,
   ) {
-    this.hashes = algorithms.map((algorithm) =>
-      algorithm === GIT_BLOB_SHA1 ? createHash('sha1').update(`blob ${size}\0`) : createHash(algorithm),
-    );
+    this.hasher = createMultiHasher(algorithms, size);
   }
 
   update(chunk: Buffer): Promise<void> {
@@ -338,15 +337,13 @@ class InlineHasher implements StreamHasher {
     if (this.bytes === this.size && chunk.length > 0)
       return Promise.reject(new Error(`the stream holds more than the ${this.size} bytes announced`));
     this.bytes += chunk.length;
-    for (const hash of this.hashes) hash.update(chunk);
+    this.hasher.update(chunk);
     return Promise.resolve();
   }
 
   digest(): Promise<Record<string, string>> {
     if (this.dropped) return Promise.reject(new Error('the stream was dropped'));
-    this.digests ??= Promise.resolve(
-      Object.fromEntries(this.hashes.map((hash, i) => [this.algorithms[i], hash.digest('hex')])),
-    );
+    this.digests ??= Promise.resolve(this.hasher.digest());
     return this.digests;
   }
 
