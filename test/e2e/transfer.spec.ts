@@ -1,3 +1,4 @@
+import { SEPARATE_SOURCE_DIGEST_FROM } from '@app/fixity';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +22,8 @@ describe('transfers (real API, worker and Redis)', () => {
   let http: ReturnType<typeof request>;
   let sourceRoot: string;
   let destinationRoot: string;
-  const big = randomBytes(3 << 20);
+  // over SEPARATE_SOURCE_DIGEST_FROM and not a whole number of 1 MiB chunks: copied by both hashing threads at once
+  const big = randomBytes(SEPARATE_SOURCE_DIGEST_FROM + (1 << 20) + 5);
 
   beforeAll(async () => {
     sourceRoot = mkdtempSync(join(tmpdir(), 'presqt-src-'));

@@ -5,6 +5,7 @@ import {
   createStreamHasher,
   GIT_BLOB_SHA1,
   hashFile,
+  SEPARATE_SOURCE_DIGEST_FROM,
   ReadBack,
   setHashThreads,
 } from '@app/fixity';
@@ -149,6 +150,75 @@ describe('fixity', () => {
     } finally {
       setHashThreads(2);
     }
+  });
+
+  describe("a big copy, its source digested by a read of its own on the read-back's thread", () => {
+    const FROM = SEPARATE_SOURCE_DIGEST_FROM;
+    const MiB = 1 << 20;
+    const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+    const md5 = (data: Buffer) => createHash('md5').update(data).digest('hex');
+    const copyReadBack = async (source: string, name: string, length: number) => {
+      const [from, to] = await Promise.all([open(source, 'r'), open(join(dir, name), 'wx+')]);
+      const readBack = new ReadBack(to.fd, ['sha256']);
+      try {
+        const copied = await copyHashing(from.fd, to.fd, length, ['md5', 'sha256'], readBack);
+        return { copied, stored: await readBack.end() };
+      } finally {
+        await Promise.all([from.close(), to.close()]);
+      }
+    };
+
+    it('gives the digests crypto gives, of the source and of the file stored, around the size it starts at', async () => {
+      const bytes = randomBytes(FROM + 3 * MiB);
+      const source = join(dir, 'source');
+      await writeFile(source, bytes);
+      for (const size of [FROM - 1, FROM, FROM + 1, FROM + MiB, FROM + 2 * MiB - 1, FROM + 3 * MiB]) {
+        const part = bytes.subarray(0, size);
+        expect(await copyReadBack(source, `copy-${size}`, size)).toEqual({
+          copied: { md5: md5(part), sha256: sha256(part) },
+          stored: { sha256: sha256(part) },
+        });
+        expect((await readFile(join(dir, `copy-${size}`))).equals(part)).toBe(true);
+      }
+      setHashThreads(1);
+      try {
+        expect(await copyReadBack(source, 'one-thread', bytes.length)).toEqual({
+          copied: { md5: md5(bytes), sha256: sha256(bytes) },
+          stored: { sha256: sha256(bytes) },
+        });
+      } finally {
+        setHashThreads(2);
+      }
+    });
+
+    it("gives the source's digest of what its own read found, so a byte changed after the copy read it makes the two differ", async () => {
+      const length = FROM + 10;
+      const bytes = randomBytes(length);
+      const source = join(dir, 'source');
+      await writeFile(source, bytes);
+      // the source's digest is read on the read-back's thread: a read of a named pipe holds that thread until
+      // the pipe is opened for writing, so the test changes the source after the copy and before that read
+      const fifo = join(dir, 'held');
+      execFileSync('mkfifo', [fifo]);
+      const [from, to] = await Promise.all([open(source, 'r'), open(join(dir, 'changed'), 'wx+')]);
+      const readBack = new ReadBack(to.fd, ['sha256']);
+      // pool.pick takes the threads in turn: this one lands on the other thread, the next on the read-back's
+      await hashFile(source, ['md5'], { start: 0, length: 1 });
+      const held = hashFile(fifo, ['md5']);
+      try {
+        const copying = copyHashing(from.fd, to.fd, length, ['sha256'], readBack);
+        while ((await to.stat()).size < length) await new Promise((resolve) => setTimeout(resolve, 5));
+        const changed = Buffer.from(bytes);
+        changed[MiB + 7] ^= 0xff;
+        await writeFile(source, changed);
+        await (await open(fifo, 'w')).close();
+        await held;
+        expect(await copying).toEqual({ sha256: sha256(changed) });
+        expect(await readBack.end()).toEqual({ sha256: sha256(bytes) });
+      } finally {
+        await Promise.all([from.close(), to.close()]);
+      }
+    });
   });
 
   it('stops reading back a write that failed', async () => {

@@ -10,14 +10,14 @@ export interface ByteRange {
 
 /**
  * What a hashing thread is asked: a file to hash (`path`, or a `range` of it), bytes to copy from one open file
- * into another (telling a read-back's `progress` how far it wrote), or a file to read back as it is written
- * (`follow`: see ReadBack).
+ * into another (`to`; telling a read-back's `progress` how far it wrote) or only to read and hash from it, or a
+ * file to read back as it is written (`follow`: see ReadBack).
  */
 interface Request {
   family: 'file';
   id: number;
   path?: string;
-  copy?: { from: number; to: number; length: number; progress?: SharedArrayBuffer };
+  copy?: { from: number; to?: number; length: number; progress?: SharedArrayBuffer };
   follow?: { fd: number; progress: SharedArrayBuffer };
   algorithms: string[];
   range?: ByteRange;
@@ -74,7 +74,7 @@ function hashFilesOnThread({ port, crypto, fs }: ThreadModules, layout: Progress
     let written = 0;
     readChunks(from, 0, length, (chunk) => {
       hash(chunk);
-      writeAll(to, chunk);
+      if (to !== undefined) writeAll(to, chunk);
       if (!shared) return;
       Atomics.store(shared, layout.written, BigInt((written += chunk.length)));
       Atomics.add(shared, layout.changes, 1n);
@@ -273,21 +273,40 @@ export class ReadBack {
   }
 }
 
+/** From this size, a copy's source is digested by its own read, on another thread (see copyHashing). */
+export const SEPARATE_SOURCE_DIGEST_FROM = 32 << 20;
+
 /**
  * Copies `length` bytes (or fewer, where the file ends first) from the start of the open file `from` into the
- * open file `to`, on a hashing thread, in 1 MiB chunks of one reused buffer; the hex digests of the bytes
- * copied for each algorithm. A `readBack` of `to` is told of each chunk written, and the copy runs on another
- * thread than its reader. The caller keeps and closes both descriptors.
+ * open file `to`, on a hashing thread, in 1 MiB chunks of one reused buffer; the hex digests of the source's
+ * bytes for each algorithm. A `readBack` of `to` is told of each chunk written, and the copy runs on another
+ * thread than its reader. From SEPARATE_SOURCE_DIGEST_FROM bytes, with a read-back and two threads, the source
+ * is digested by a read of its own on the read-back's thread, so that the copying thread only copies: most of a
+ * big copy's CPU is the kernel's copy into new page-cache pages, which one thread at a time can do (ext4 holds
+ * the file's lock through a write: two threads writing one file at once wait on each other). A byte that
+ * changed between the copy's read and the digest's fails fixity, as the stored file is read back too. The
+ * caller keeps and closes both descriptors.
  */
-export function copyHashing(
+export async function copyHashing(
   from: number,
   to: number,
   length: number,
   algorithms: readonly string[],
   readBack?: ReadBack,
 ): Promise<Record<string, string>> {
-  return pool.run(
-    { copy: { from, to, length, progress: readBack?.progress }, algorithms: [...algorithms] },
-    pool.pick(readBack?.thread),
-  );
+  const progress = readBack?.progress;
+  // without a read-back nothing would compare the bytes written with a digest read apart from them
+  if (!readBack || length < SEPARATE_SOURCE_DIGEST_FROM || hashingThreads.count < 2)
+    return pool.run(
+      { copy: { from, to, length, progress }, algorithms: [...algorithms] },
+      pool.pick(readBack?.thread),
+    );
+  const copier = pool.pick(readBack.thread);
+  const copying = pool.run({ copy: { from, to, length, progress }, algorithms: [] }, copier);
+  const digesting = pool.run({ copy: { from, length }, algorithms: [...algorithms] }, pool.pick(copier));
+  // both have stopped before the caller may close the files, even where one failed
+  const [copied, digested] = await Promise.allSettled([copying, digesting]);
+  if (copied.status === 'rejected') throw copied.reason;
+  if (digested.status === 'rejected') throw digested.reason;
+  return digested.value;
 }
