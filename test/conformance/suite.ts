@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -103,10 +103,13 @@ export function incoming(content: string | Buffer): IncomingFile {
 export async function copiedBytes(file: RemoteFile): Promise<{ equal: boolean; sha256: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'presqt-copy-'));
   try {
-    const copy = await open(join(dir, 'copy'), 'wx');
-    const digests = await file.copyInto!(copy.fd, ['sha256']).finally(() => copy.close());
+    const { copied, stored } = await file.copyInto!({ path: join(dir, 'copy'), readBack: ['sha256'] }, [
+      'sha256',
+    ]);
     const streamed = await readAll(await file.open());
-    return { equal: (await readFile(join(dir, 'copy'))).equals(streamed), sha256: digests.sha256 };
+    // what was read back is what was copied
+    expect(stored).toEqual(copied);
+    return { equal: (await readFile(join(dir, 'copy'))).equals(streamed), sha256: copied.sha256 };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

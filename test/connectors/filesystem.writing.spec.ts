@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { writeSync } from 'node:fs';
-import { mkdir, mkdtemp, open, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { connectorContext } from '../support/connector-context';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { filesystemConnector } from '@app/connectors/filesystem';
 import type { ConnectorSession, DuplicateAction, IncomingFile, RemoteFile } from '@app/connectors';
+import type { CopyTarget } from '@app/fixity';
 
 const incoming = (text: string): IncomingFile => ({
   size: Buffer.byteLength(text),
@@ -99,10 +99,16 @@ describe('filesystem connector: writing', () => {
   it('copies a file that offers copyInto without streaming it, and reads back only its sha256', async () => {
     const project = await session.createProject('P');
     const content = Buffer.from('copied, not streamed\n');
+    const asked: CopyTarget[] = [];
     const copied: IncomingFile = {
       size: content.length,
       open: () => Promise.reject(new Error('a local copy is not streamed')),
-      copyInto: async (target) => void writeSync(target, content),
+      copyInto: async (target) => {
+        asked.push(target);
+        await writeFile(target.path, content, { flag: 'wx' });
+        if (target.renameTo) await rename(target.path, target.renameTo);
+        return { sha256: createHash('sha256').update(content).digest('hex') };
+      },
     };
     const stored = await put(project.id, ['sub', 'f.bin'], copied, 'ignore');
     expect(stored).toMatchObject({
@@ -111,8 +117,12 @@ describe('filesystem connector: writing', () => {
     });
     expect(Object.keys(stored.hashes)).toEqual(['sha256']);
     const written = join(userDir, 'P', 'sub', 'f.bin');
+    // written under a hidden name, renamed into place by the copy
+    expect(asked).toEqual([
+      { path: expect.stringContaining('.presqt-partial-'), readBack: ['sha256'], renameTo: written },
+    ]);
     expect(await readFile(written)).toEqual(content);
-    expect((await stat(written)).mode & 0o777).toBe(0o644);
+    expect(await readdir(join(userDir, 'P', 'sub'))).toEqual(['f.bin']);
   });
 
   it("copies a walked file's bytes with their digests, and refuses one swapped for a symlink since the walk", async () => {
@@ -128,21 +138,21 @@ describe('filesystem connector: writing', () => {
     const [a, b] = ['Src/a.bin', 'Src/b.txt'].map((path) => files.find((file) => file.path === path)!);
 
     const target = join(tmp, 'copy.bin');
-    const handle = await open(target, 'wx');
-    const digests = await a.copyInto!(handle.fd, ['sha256', 'md5']);
-    await handle.close();
+    const digests = await a.copyInto!({ path: target, readBack: ['sha256'] }, ['sha256', 'md5']);
     expect((await readFile(target)).equals(content)).toBe(true);
+    const sha256 = createHash('sha256').update(content).digest('hex');
     expect(digests).toEqual({
-      sha256: createHash('sha256').update(content).digest('hex'),
-      md5: createHash('md5').update(content).digest('hex'),
+      copied: { sha256, md5: createHash('md5').update(content).digest('hex') },
+      stored: { sha256 },
     });
 
     await rm(join(userDir, 'Src', 'b.txt'));
     await symlink(join(tmp, 'root', 'bob', 'secret.txt'), join(userDir, 'Src', 'b.txt'));
-    const stolen = await open(join(tmp, 'stolen'), 'wx');
-    await expect(b.copyInto!(stolen.fd, ['sha256'])).rejects.toMatchObject({ code: 'ELOOP' });
+    const stolen = join(tmp, 'stolen');
+    await expect(b.copyInto!({ path: stolen, readBack: [] }, ['sha256'])).rejects.toMatchObject({
+      code: 'ELOOP',
+    });
     await expect(b.open()).rejects.toMatchObject({ code: 'ELOOP' });
-    await stolen.close();
-    expect(await readFile(join(tmp, 'stolen'), 'utf8')).toBe('');
+    expect(await readdir(tmp)).not.toContain('stolen');
   });
 });

@@ -1,17 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import {
-  copyHashing,
+  copyFile,
   createMultiHasher,
   createStreamHasher,
   GIT_BLOB_SHA1,
   hashFile,
   SEPARATE_SOURCE_DIGEST_FROM,
-  ReadBack,
   setHashThreads,
 } from '@app/fixity';
+import { ReadBack } from '@app/fixity/hash-pool';
 import { createHash, randomBytes } from 'node:crypto';
-import { writeSync } from 'node:fs';
-import { mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -95,78 +94,49 @@ describe('fixity', () => {
     await expect(hashFile(join(dir, 'missing'), ['md5'])).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
-  it('copies between open files on a hashing thread, up to the length given, with the digests of what it copied', async () => {
+  it('copies a file into a new one on a hashing thread, up to the length given, with the digests of what it copied and of what it stored', async () => {
     const bytes = randomBytes(2 * (1 << 20) + 99);
     const source = join(dir, 'source');
     await writeFile(source, bytes);
-    const copy = async (name: string, length: number) => {
-      const [from, to] = await Promise.all([open(source, 'r'), open(join(dir, name), 'wx')]);
-      try {
-        return await copyHashing(from.fd, to.fd, length, ['md5', 'sha512']);
-      } finally {
-        await Promise.all([from.close(), to.close()]);
-      }
-    };
+    const copy = (name: string, length: number, renameTo?: string) =>
+      copyFile(source, length, { path: join(dir, name), readBack: ['sha256'], renameTo }, ['md5', 'sha512']);
     const digests = (data: Buffer) => ({
-      md5: createHash('md5').update(data).digest('hex'),
-      sha512: createHash('sha512').update(data).digest('hex'),
+      copied: {
+        md5: createHash('md5').update(data).digest('hex'),
+        sha512: createHash('sha512').update(data).digest('hex'),
+      },
+      stored: { sha256: createHash('sha256').update(data).digest('hex') },
     });
     expect(await copy('whole', bytes.length)).toEqual(digests(bytes));
     expect((await readFile(join(dir, 'whole'))).equals(bytes)).toBe(true);
+    expect((await stat(join(dir, 'whole'))).mode & 0o777).toBe(0o644);
     // a file that grew since it was listed is copied up to its listed size; one that shrank, to its end
     expect(await copy('head', 1000)).toEqual(digests(bytes.subarray(0, 1000)));
     expect((await readFile(join(dir, 'head'))).equals(bytes.subarray(0, 1000))).toBe(true);
     expect(await copy('longer', bytes.length + 5)).toEqual(digests(bytes));
-  });
-
-  it('reads a file back while a copy writes it, on another thread, and on to the end of what the file holds', async () => {
-    const bytes = randomBytes(5 * (1 << 20) + 3);
-    const source = join(dir, 'source');
-    await writeFile(source, bytes);
-    const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
-    const copyReadBack = async (name: string, after?: (fd: number) => void) => {
-      const [from, to] = await Promise.all([open(source, 'r'), open(join(dir, name), 'wx+')]);
-      const readBack = new ReadBack(to.fd, ['sha256']);
-      try {
-        const copied = await copyHashing(from.fd, to.fd, bytes.length, ['sha256'], readBack);
-        after?.(to.fd);
-        return { copied, stored: await readBack.end() };
-      } finally {
-        await Promise.all([from.close(), to.close()]);
-      }
-    };
-    expect(await copyReadBack('copy')).toEqual({
-      copied: { sha256: sha256(bytes) },
-      stored: { sha256: sha256(bytes) },
+    // renamed once complete; nothing is read back when nothing is asked
+    expect(await copy('partial', bytes.length, join(dir, 'renamed'))).toEqual(digests(bytes));
+    expect((await readFile(join(dir, 'renamed'))).equals(bytes)).toBe(true);
+    expect(await copyFile(source, 10, { path: join(dir, 'unread'), readBack: [] }, [])).toEqual({
+      copied: {},
+      stored: {},
     });
-    // what the file holds, not what the copy sent: a byte more written after the copy is read back too
-    const more = await copyReadBack('longer', (fd) => writeSync(fd, Buffer.from('!'), 0, 1, bytes.length));
-    expect(more.stored.sha256).toBe(sha256(Buffer.concat([bytes, Buffer.from('!')])));
-    expect(more.copied.sha256).toBe(sha256(bytes));
-    // one thread: the reader waits without holding it, so the copy still runs
-    setHashThreads(1);
-    try {
-      expect((await copyReadBack('one-thread')).stored).toEqual({ sha256: sha256(bytes) });
-    } finally {
-      setHashThreads(2);
-    }
+    // never over a file, never through a symlink
+    await expect(copy('whole', bytes.length)).rejects.toMatchObject({ code: 'EEXIST' });
+    await symlink(source, join(dir, 'link'));
+    await expect(
+      copyFile(join(dir, 'link'), 10, { path: join(dir, 'through'), readBack: ['sha256'] }, ['md5']),
+    ).rejects.toMatchObject({ code: 'ELOOP' });
+    expect(await readdir(dir)).not.toContain('through');
   });
 
-  describe("a big copy, its source digested by a read of its own on the read-back's thread", () => {
+  describe("a big copy, read back as it is written, its source digested by a read of its own on the read-back's thread", () => {
     const FROM = SEPARATE_SOURCE_DIGEST_FROM;
     const MiB = 1 << 20;
     const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
     const md5 = (data: Buffer) => createHash('md5').update(data).digest('hex');
-    const copyReadBack = async (source: string, name: string, length: number) => {
-      const [from, to] = await Promise.all([open(source, 'r'), open(join(dir, name), 'wx+')]);
-      const readBack = new ReadBack(to.fd, ['sha256']);
-      try {
-        const copied = await copyHashing(from.fd, to.fd, length, ['md5', 'sha256'], readBack);
-        return { copied, stored: await readBack.end() };
-      } finally {
-        await Promise.all([from.close(), to.close()]);
-      }
-    };
+    const copyReadBack = (source: string, name: string, length: number) =>
+      copyFile(source, length, { path: join(dir, name), readBack: ['sha256'] }, ['md5', 'sha256']);
 
     it('gives the digests crypto gives, of the source and of the file stored, around the size it starts at', async () => {
       const bytes = randomBytes(FROM + 3 * MiB);
@@ -180,6 +150,9 @@ describe('fixity', () => {
         });
         expect((await readFile(join(dir, `copy-${size}`))).equals(part)).toBe(true);
       }
+      const renamed = join(dir, 'renamed');
+      await copyFile(source, FROM, { path: join(dir, 'big'), readBack: ['sha256'], renameTo: renamed }, []);
+      expect((await readFile(renamed)).equals(bytes.subarray(0, FROM))).toBe(true);
       setHashThreads(1);
       try {
         expect(await copyReadBack(source, 'one-thread', bytes.length)).toEqual({
@@ -200,24 +173,22 @@ describe('fixity', () => {
       // the pipe is opened for writing, so the test changes the source after the copy and before that read
       const fifo = join(dir, 'held');
       execFileSync('mkfifo', [fifo]);
-      const [from, to] = await Promise.all([open(source, 'r'), open(join(dir, 'changed'), 'wx+')]);
-      const readBack = new ReadBack(to.fd, ['sha256']);
-      // pool.pick takes the threads in turn: this one lands on the other thread, the next on the read-back's
-      await hashFile(source, ['md5'], { start: 0, length: 1 });
+      // pool.pick takes the threads in turn: the held read lands on the thread the read-back takes next but one
       const held = hashFile(fifo, ['md5']);
-      try {
-        const copying = copyHashing(from.fd, to.fd, length, ['sha256'], readBack);
-        while ((await to.stat()).size < length) await new Promise((resolve) => setTimeout(resolve, 5));
-        const changed = Buffer.from(bytes);
-        changed[MiB + 7] ^= 0xff;
-        await writeFile(source, changed);
-        await (await open(fifo, 'w')).close();
-        await held;
-        expect(await copying).toEqual({ sha256: sha256(changed) });
-        expect(await readBack.end()).toEqual({ sha256: sha256(bytes) });
-      } finally {
-        await Promise.all([from.close(), to.close()]);
-      }
+      await hashFile(source, ['md5'], { start: 0, length: 1 });
+      const target = join(dir, 'changed');
+      const copying = copyFile(source, length, { path: target, readBack: ['sha256'] }, ['sha256']);
+      while (((await stat(target).catch(() => null))?.size ?? 0) < length)
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      const changed = Buffer.from(bytes);
+      changed[MiB + 7] ^= 0xff;
+      await writeFile(source, changed);
+      await (await open(fifo, 'w')).close();
+      await held;
+      expect(await copying).toEqual({
+        copied: { sha256: sha256(changed) },
+        stored: { sha256: sha256(bytes) },
+      });
     });
   });
 

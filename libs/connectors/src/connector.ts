@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { ReadBack } from '@app/fixity';
+import type { CopiedFile, CopyTarget } from '@app/fixity';
 import type { UpstreamSettings } from './http/upstream.settings';
 
 /**
@@ -86,16 +86,12 @@ export interface RemoteFile {
    */
   open(): Promise<Readable>;
   /**
-   * For a file on this machine's disk (the filesystem): its bytes copied into the open file `target` on a
-   * hashing thread, never through the job's streams, with the digests of the bytes copied for each of
-   * `algorithms`. A writer of local files uses it instead of open() (see IncomingFile.copyInto); a `readBack`
-   * of `target` is told of each chunk written.
+   * For a file on this machine's disk (the filesystem): its bytes copied into the new file `target` on the
+   * hashing threads (copyFile), never through the job's streams, with the digests of the bytes copied for each
+   * of `algorithms` and of the file as stored. A writer of local files uses it instead of open() (see
+   * IncomingFile.copyInto).
    */
-  copyInto?: (
-    target: number,
-    algorithms: readonly string[],
-    readBack?: ReadBack,
-  ) => Promise<Record<string, string>>;
+  copyInto?: (target: CopyTarget, algorithms: readonly string[]) => Promise<CopiedFile>;
 }
 
 /** A folder met while walking a resource (so that empty folders survive a download). */
@@ -120,12 +116,12 @@ export interface IncomingFile {
    */
   knownHashes?(wanted: readonly string[]): Promise<Record<string, string>>;
   /**
-   * Writes the file's bytes into the open file `target` without streaming them through the job (a source on
+   * Writes the file's bytes into the new file `target` without streaming them through the job (a source on
    * this machine's disk: RemoteFile.copyInto); the bytes are checked as open()'s would be. A writer that
-   * writes local files uses it, when present, instead of open() (writeLocalFile), and gives the ReadBack that
-   * checks what it stores, if any, to be told of each chunk written.
+   * writes local files uses it, when present, instead of open() (writeLocalFile). The digests of the file as
+   * stored, read back with `target.readBack`.
    */
-  copyInto?(target: number, readBack?: ReadBack): Promise<void>;
+  copyInto?(target: CopyTarget): Promise<Record<string, string>>;
 }
 
 export interface PutFileResult {

@@ -1,23 +1,37 @@
 import type * as Crypto from 'node:crypto';
-import type { ThreadModules } from './hashing-worker';
+import { constants } from 'node:fs';
+import { open, rename } from 'node:fs/promises';
+import type { ByteRange, ThreadModules } from './hashing-worker';
 import { hashingThreads, type HashingThread } from './hashing-threads';
 
-/** A part of a file: `length` bytes from `start` (a stored entry's data inside a zip). */
-export interface ByteRange {
-  start: number;
-  length: number;
+/** A new file that a copy creates on this machine's disk (copyFile). */
+export interface CopyTarget {
+  /** where it is created; nothing may be there */
+  path: string;
+  /** what it is read back and hashed with once written (docs/behaviour.md#fixity); none: it is not read back */
+  readBack: readonly string[];
+  /** where it is renamed to once complete and read back; absent: it stays at `path` */
+  renameTo?: string;
+}
+
+/** What a copy computed: the digests of the bytes it copied, and of the file as stored (read back). */
+export interface CopiedFile {
+  copied: Record<string, string>;
+  stored: Record<string, string>;
 }
 
 /**
  * What a hashing thread is asked: a file to hash (`path`, or a `range` of it), bytes to copy from one open file
- * into another (`to`; telling a read-back's `progress` how far it wrote) or only to read and hash from it, or a
- * file to read back as it is written (`follow`: see ReadBack).
+ * into another (`to`; telling a read-back's `progress` how far it wrote) or only to read and hash from it, a
+ * file to copy into a new one, both by path (`copyFile`), or a file to read back as it is written (`follow`:
+ * see ReadBack).
  */
 interface Request {
   family: 'file';
   id: number;
   path?: string;
   copy?: { from: number; to?: number; length: number; progress?: SharedArrayBuffer };
+  copyFile?: { from: string; length: number; to: CopyTarget };
   follow?: { fd: number; progress: SharedArrayBuffer };
   algorithms: string[];
   range?: ByteRange;
@@ -27,6 +41,8 @@ interface Reply {
   family: 'file';
   id: number;
   digests?: Record<string, string>;
+  /** a copyFile's digests of the file read back */
+  stored?: Record<string, string>;
   error?: { message: string; code?: string };
 }
 
@@ -45,26 +61,7 @@ type ProgressLayout = typeof PROGRESS;
  * hashing use separate cores. A copy writes each chunk on into the other file as well, and tells a read-back of
  * that file how far it has written.
  */
-function hashFilesOnThread({ port, crypto, fs }: ThreadModules, layout: ProgressLayout): void {
-  // one buffer, reused for every chunk: the thread allocates nothing per chunk, so it leaves no garbage behind
-  const buffer = Buffer.allocUnsafe(1 << 20);
-  /** Reads up to `length` bytes of `fd` from `position` (or its current one), chunk by chunk; the bytes read. */
-  const readChunks = (fd: number, position: number | null, length: number, each: (chunk: Buffer) => void) => {
-    let done = 0;
-    for (
-      let read;
-      done < length &&
-      (read = fs.readSync(fd, buffer, 0, Math.min(buffer.length, length - done), position)) > 0;
-    ) {
-      each(buffer.subarray(0, read));
-      done += read;
-      if (position !== null) position += read;
-    }
-    return done;
-  };
-  const writeAll = (fd: number, chunk: Buffer) => {
-    for (let written = 0; written < chunk.length;) written += fs.writeSync(fd, chunk, written);
-  };
+function hashFilesOnThread({ port, crypto, fs, chunks }: ThreadModules, layout: ProgressLayout): void {
   // the source's open file is read from its start; what it holds beyond `length` is left
   const copy = (
     { from, to, length, progress }: NonNullable<Request['copy']>,
@@ -72,37 +69,53 @@ function hashFilesOnThread({ port, crypto, fs }: ThreadModules, layout: Progress
   ) => {
     const shared = progress && new BigInt64Array(progress);
     let written = 0;
-    readChunks(from, 0, length, (chunk) => {
+    chunks.read(from, 0, length, (chunk) => {
       hash(chunk);
-      if (to !== undefined) writeAll(to, chunk);
+      if (to !== undefined) chunks.writeAll(to, chunk);
       if (!shared) return;
       Atomics.store(shared, layout.written, BigInt((written += chunk.length)));
       Atomics.add(shared, layout.changes, 1n);
       Atomics.notify(shared, layout.changes);
     });
   };
-  const run = ({ path, copy: copying, algorithms, range }: Request) => {
+  const digestsOf = (hashes: Crypto.Hash[], algorithms: readonly string[]) =>
+    Object.fromEntries(hashes.map((each, i) => [algorithms[i], each.digest('hex')]));
+  // every step of a file's copy on this thread, one request: the main thread's only part is the message
+  const copyFile = (
+    { from, length, to }: NonNullable<Request['copyFile']>,
+    hash: (chunk: Buffer) => void,
+  ) => {
+    // O_NOFOLLOW: a source swapped for a symlink since it was listed is refused, not followed
+    const source = fs.openSync(from, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    const readBack = to.readBack.map((algorithm) => crypto.createHash(algorithm));
+    let target: number | undefined;
+    try {
+      target = fs.openSync(to.path, 'wx+', 0o644);
+      copy({ from: source, to: target, length }, hash);
+      // read through the open file written: what it holds, whatever became of its name meanwhile
+      if (readBack.length > 0)
+        chunks.read(target, 0, Infinity, (chunk) => readBack.forEach((each) => each.update(chunk)));
+    } finally {
+      fs.closeSync(source);
+      if (target !== undefined) fs.closeSync(target);
+    }
+    if (to.renameTo !== undefined) fs.renameSync(to.path, to.renameTo);
+    return digestsOf(readBack, to.readBack);
+  };
+  const run = ({ path, copy: copying, copyFile: copyingFile, algorithms, range }: Request): Reply => {
     const hashes = algorithms.map((algorithm) => crypto.createHash(algorithm));
     const hash = (chunk: Buffer) => hashes.forEach((each) => each.update(chunk));
-    if (copying) copy(copying, hash);
-    else {
-      const fd = fs.openSync(path!, 'r');
-      try {
-        // a whole file is read from its current position, a range from its start up to its length
-        const read = readChunks(fd, range ? range.start : null, range ? range.length : Infinity, hash);
-        if (range && read < range.length)
-          throw new Error(`${path} ends before the ${range.length} bytes from ${range.start}`);
-      } finally {
-        fs.closeSync(fd);
-      }
-    }
-    return Object.fromEntries(hashes.map((each, i) => [algorithms[i], each.digest('hex')]));
+    let stored: Record<string, string> | undefined;
+    if (copyingFile) stored = copyFile(copyingFile, hash);
+    else if (copying) copy(copying, hash);
+    else chunks.readFile(path!, range, hash);
+    return { family: 'file', id: 0, digests: digestsOf(hashes, algorithms), stored };
   };
   port.on('message', (message: Request | { family: 'stream' }) => {
     if (message.family !== 'file' || message.follow) return;
     const { id } = message;
     try {
-      port.postMessage({ family: 'file', id, digests: run(message) } satisfies Reply);
+      port.postMessage({ ...run(message), id } satisfies Reply);
     } catch (error) {
       const { message: text, code } = error as NodeJS.ErrnoException;
       port.postMessage({ family: 'file', id, error: { message: text, code } } satisfies Reply);
@@ -160,15 +173,14 @@ function readBackOnThread({ port, crypto, fs }: ThreadModules, layout: ProgressL
   });
 }
 
+/** What a request to a hashing thread computed: its digests, and a copyFile's of the file read back. */
+type Answer = Required<Pick<Reply, 'digests'>> & Pick<Reply, 'stored'>;
+
 /** The files being hashed or copied on the hashing threads, by request id. */
 class HashPool {
   private readonly pending = new Map<
     number,
-    {
-      thread: HashingThread;
-      resolve: (digests: Record<string, string>) => void;
-      reject: (error: Error) => void;
-    }
+    { thread: HashingThread; resolve: (answer: Answer) => void; reject: (error: Error) => void }
   >();
   private nextId = 0;
   private turn = 0;
@@ -179,8 +191,8 @@ class HashPool {
     return thread === besides && hashingThreads.count > 1 ? hashingThreads.at(this.turn++) : thread;
   }
 
-  /** Sends `request` (with an id of its own) to `thread`; its digests. */
-  run(request: Omit<Request, 'id' | 'family'>, thread = this.pick()): Promise<Record<string, string>> {
+  /** Sends `request` (with an id of its own) to `thread`; what it computed. */
+  run(request: Omit<Request, 'id' | 'family'>, thread = this.pick()): Promise<Answer> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { thread, resolve, reject });
@@ -189,12 +201,12 @@ class HashPool {
     });
   }
 
-  reply({ id, digests, error }: Reply, thread: HashingThread): void {
+  reply({ id, digests, stored, error }: Reply, thread: HashingThread): void {
     const request = this.pending.get(id);
     if (!request) return;
     this.pending.delete(id);
     thread.release();
-    if (digests) request.resolve(digests);
+    if (digests) request.resolve({ digests, stored });
     else request.reject(Object.assign(new Error(error?.message ?? 'hashing failed'), { code: error?.code }));
   }
 
@@ -227,14 +239,14 @@ export function hashFile(
   algorithms: readonly string[],
   range?: ByteRange,
 ): Promise<Record<string, string>> {
-  return pool.run({ path, algorithms: [...algorithms], range });
+  return pool.run({ path, algorithms: [...algorithms], range }).then(({ digests }) => digests);
 }
 
 /**
  * A file read back and hashed on a hashing thread while it is being written, through the writer's own open
  * file (open for reading too), so that the check of what was stored runs beside the writing on another core
- * instead of after it. The reader reads only what the writer says it has written (a copyHashing given the
- * read-back says so chunk by chunk), and once the writer has ended, on to the file's end: its digests are of
+ * instead of after it (a big copy's: copyFile). The reader reads only what the writer says it has written (copySpread
+ * says so chunk by chunk), and once the writer has ended, on to the file's end: its digests are of
  * the whole file as stored.
  */
 export class ReadBack {
@@ -245,10 +257,9 @@ export class ReadBack {
   private readonly digests: Promise<Record<string, string>>;
 
   constructor(fd: number, algorithms: readonly string[]) {
-    this.digests = pool.run(
-      { follow: { fd, progress: this.progress }, algorithms: [...algorithms] },
-      this.thread,
-    );
+    this.digests = pool
+      .run({ follow: { fd, progress: this.progress }, algorithms: [...algorithms] }, this.thread)
+      .then(({ digests }) => digests);
     // awaited by end(); an abandoned read-back's failure is expected
     this.digests.catch(() => undefined);
   }
@@ -273,40 +284,88 @@ export class ReadBack {
   }
 }
 
-/** From this size, a copy's source is digested by its own read, on another thread (see copyHashing). */
+/** From this size, a copy is spread over two threads, its source digested by a read of its own (see copyFile). */
 export const SEPARATE_SOURCE_DIGEST_FROM = 32 << 20;
 
 /**
- * Copies `length` bytes (or fewer, where the file ends first) from the start of the open file `from` into the
- * open file `to`, on a hashing thread, in 1 MiB chunks of one reused buffer; the hex digests of the source's
- * bytes for each algorithm. A `readBack` of `to` is told of each chunk written, and the copy runs on another
- * thread than its reader. From SEPARATE_SOURCE_DIGEST_FROM bytes, with a read-back and two threads, the source
- * is digested by a read of its own on the read-back's thread, so that the copying thread only copies: most of a
- * big copy's CPU is the kernel's copy into new page-cache pages, which one thread at a time can do (ext4 holds
- * the file's lock through a write: two threads writing one file at once wait on each other). A byte that
- * changed between the copy's read and the digest's fails fixity, as the stored file is read back too. The
- * caller keeps and closes both descriptors.
+ * Copies `length` bytes (or fewer, where the file ends first) of the file at `from` (never through a symlink:
+ * ELOOP) into a new file, `target`, on the hashing threads, in 1 MiB chunks of one reused buffer: the hex
+ * digests of the bytes copied for each of `algorithms`, and of the file as stored, read back with
+ * `target.readBack`, which is then renamed to `target.renameTo` if given. Below SEPARATE_SOURCE_DIGEST_FROM
+ * (or with one thread, or nothing to read back) one thread does it all, the read-back after the copy, in one
+ * request: a job copying many files keeps both threads busy with a file each, and its main thread sends one
+ * message a file instead of waiting on the thread pool for each open, close and rename. From that size, the
+ * copy is spread over two threads (copySpread). On failure the new file may be left at `target.path`.
  */
-export async function copyHashing(
+export async function copyFile(
+  from: string,
+  length: number,
+  target: CopyTarget,
+  algorithms: readonly string[],
+): Promise<CopiedFile> {
+  if (target.readBack.length === 0 || length < SEPARATE_SOURCE_DIGEST_FROM || hashingThreads.count < 2) {
+    const { digests, stored } = await pool.run({
+      copyFile: { from, length, to: { ...target, readBack: [...target.readBack] } },
+      algorithms: [...algorithms],
+    });
+    return { copied: digests, stored: stored ?? {} };
+  }
+  return copyBigFile(from, length, target, algorithms);
+}
+
+/** copyFile from SEPARATE_SOURCE_DIGEST_FROM: both files opened here, for the two threads that share them. */
+async function copyBigFile(
+  from: string,
+  length: number,
+  target: CopyTarget,
+  algorithms: readonly string[],
+): Promise<CopiedFile> {
+  const source = await open(from, constants.O_RDONLY | constants.O_NOFOLLOW);
+  try {
+    const stored = await open(target.path, 'wx+', 0o644);
+    // the read-back reads through the same open file, so the file it reads is the one written
+    const readBack = new ReadBack(stored.fd, target.readBack);
+    let copied: CopiedFile;
+    try {
+      copied = { copied: await copySpread(source.fd, stored.fd, length, algorithms, readBack), stored: {} };
+      copied.stored = await readBack.end();
+    } catch (error) {
+      // the reader stops before the file it reads is closed
+      await readBack.abandon();
+      throw error;
+    } finally {
+      await stored.close();
+    }
+    if (target.renameTo !== undefined) await rename(target.path, target.renameTo);
+    return copied;
+  } finally {
+    await source.close();
+  }
+}
+
+/**
+ * A big copy between open files, read back as it is written (ReadBack), spread over both threads so that the
+ * copying thread only copies: most of a big copy's CPU is the kernel's copy into new page-cache pages, which
+ * one thread at a time can do (ext4 holds the file's lock through a write: two threads writing one file at
+ * once wait on each other). The source's digests come from a read of its own on the read-back's thread. A byte
+ * that changed between the copy's read and the digest's fails fixity, as the stored file is read back too.
+ */
+async function copySpread(
   from: number,
   to: number,
   length: number,
   algorithms: readonly string[],
-  readBack?: ReadBack,
+  readBack: ReadBack,
 ): Promise<Record<string, string>> {
-  const progress = readBack?.progress;
-  // without a read-back nothing would compare the bytes written with a digest read apart from them
-  if (!readBack || length < SEPARATE_SOURCE_DIGEST_FROM || hashingThreads.count < 2)
-    return pool.run(
-      { copy: { from, to, length, progress }, algorithms: [...algorithms] },
-      pool.pick(readBack?.thread),
-    );
   const copier = pool.pick(readBack.thread);
-  const copying = pool.run({ copy: { from, to, length, progress }, algorithms: [] }, copier);
+  const copying = pool.run(
+    { copy: { from, to, length, progress: readBack.progress }, algorithms: [] },
+    copier,
+  );
   const digesting = pool.run({ copy: { from, length }, algorithms: [...algorithms] }, pool.pick(copier));
   // both have stopped before the caller may close the files, even where one failed
   const [copied, digested] = await Promise.allSettled([copying, digesting]);
   if (copied.status === 'rejected') throw copied.reason;
   if (digested.status === 'rejected') throw digested.reason;
-  return digested.value;
+  return digested.value.digests;
 }

@@ -2,11 +2,62 @@ import type * as Crypto from 'node:crypto';
 import type * as Fs from 'node:fs';
 import { Worker, type MessagePort } from 'node:worker_threads';
 
+/** A part of a file: `length` bytes from `start` (a stored entry's data inside a zip). */
+export interface ByteRange {
+  start: number;
+  length: number;
+}
+
 /** The modules a thread body gets from the thread it runs in (it cannot import: see `startHashingWorker`). */
 export interface ThreadModules {
   port: MessagePort;
   crypto: typeof Crypto;
   fs: typeof Fs;
+  chunks: FileChunks;
+}
+
+/** Reading and writing open files in chunks of one 1 MiB buffer, reused: a thread makes no garbage per chunk. */
+export interface FileChunks {
+  /** Reads up to `length` bytes of `fd` from `position` (or its current one), chunk by chunk; the bytes read. */
+  read(fd: number, position: number | null, length: number, each: (chunk: Buffer) => void): number;
+  /** Reads the file at `path` (following links: a path the caller controls), whole or a `range` of it. */
+  readFile(path: string, range: ByteRange | undefined, each: (chunk: Buffer) => void): void;
+  /** Writes the whole of `chunk` at `fd`'s position. */
+  writeAll(fd: number, chunk: Buffer): void;
+}
+
+/** The thread's FileChunks, made in the thread as a body is run there: it may use only its argument. */
+function fileChunksOnThread(fs: typeof Fs): FileChunks {
+  const buffer = Buffer.allocUnsafe(1 << 20);
+  return {
+    read(fd, position, length, each) {
+      let done = 0;
+      for (
+        let read;
+        done < length &&
+        (read = fs.readSync(fd, buffer, 0, Math.min(buffer.length, length - done), position)) > 0;
+      ) {
+        each(buffer.subarray(0, read));
+        done += read;
+        if (position !== null) position += read;
+      }
+      return done;
+    },
+    readFile(path, range, each) {
+      const fd = fs.openSync(path, 'r');
+      try {
+        // a whole file is read from its current position, a range from its start up to its length
+        const read = this.read(fd, range ? range.start : null, range ? range.length : Infinity, each);
+        if (range && read < range.length)
+          throw new Error(`${path} ends before the ${range.length} bytes from ${range.start}`);
+      } finally {
+        fs.closeSync(fd);
+      }
+    },
+    writeAll(fd, chunk) {
+      for (let written = 0; written < chunk.length;) written += fs.writeSync(fd, chunk, written);
+    },
+  };
 }
 
 /** A function run as a thread's whole program: it may use only its arguments, never this module's scope. */
@@ -25,7 +76,8 @@ export function startHashingWorker(programs: { body: ThreadBody<unknown>; settin
   const calls = programs.map(
     ({ body, settings }) => `(${body.toString()})(modules, ${JSON.stringify(settings) ?? 'undefined'});`,
   );
-  return new Worker(`const modules = ${modules};\n${calls.join('\n')}`, {
+  const chunks = `modules.chunks = (${fileChunksOnThread.toString()})(modules.fs);`;
+  return new Worker(`const modules = ${modules};\n${chunks}\n${calls.join('\n')}`, {
     eval: true,
     resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 4, codeRangeSizeMb: 8 },
   });

@@ -1,12 +1,13 @@
 export { createMultiHasher, type MultiHasher } from './hash';
 export {
-  copyHashing,
+  copyFile,
   hashFile,
   SEPARATE_SOURCE_DIGEST_FROM,
-  ReadBack,
   setHashThreads,
-  type ByteRange,
+  type CopiedFile,
+  type CopyTarget,
 } from './hash-pool';
+export type { ByteRange } from './hashing-worker';
 export { createStreamHasher, digestStream, type StreamHasher } from './threaded-hasher';
 export { GIT_BLOB_SHA1 } from './algorithms';
 export { HashingSettings } from './hashing.settings';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { DuplicateAction, PutFileResult, RemoteFile, ResourceWriter } from '@app/connectors';
-import { createStreamHasher, type ReadBack, type StreamHasher } from '@app/fixity';
+import { createStreamHasher, type CopyTarget, type StreamHasher } from '@app/fixity';
 import { JobStore } from '@app/jobs';
 import type { FtsFileEntry } from '@app/metadata';
 import type { Target } from '@app/targets';
@@ -159,17 +159,18 @@ class PassedBytes {
     });
   }
 
-  /** Copies the file with `copyInto` (of the source) into `target`, hashing what passes. */
+  /** Copies the file with `copyInto` (of the source) into `target`, hashing what passes; the stored digests. */
   async copy(
     copyInto: NonNullable<IngestFile['copyInto']>,
-    target: number,
-    readBack?: ReadBack,
-  ): Promise<void> {
+    target: CopyTarget,
+  ): Promise<Record<string, string>> {
     this.hasher?.drop();
     this.hasher = null;
     this.copied = null;
-    this.copied = await copyInto(target, this.algorithms, readBack);
+    const { copied, stored } = await copyInto(target, this.algorithms);
+    this.copied = copied;
     this.countRest();
+    return stored;
   }
 
   /** The digests of the last read or copy; null when the writer never read the file. */
@@ -236,7 +237,7 @@ async function writeFile(file: IngestFile, options: IngestOptions): Promise<File
         size: file.size,
         open: async () => passed.watch(await file.open()),
         knownHashes: file.knownHashes,
-        copyInto: copyInto && ((target, readBack) => passed.copy(copyInto, target, readBack)),
+        copyInto: copyInto && ((target) => passed.copy(copyInto, target)),
       },
       options.duplicate,
     );

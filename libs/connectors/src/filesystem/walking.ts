@@ -1,11 +1,5 @@
-import { copyHashing } from '@app/fixity';
-import {
-  close as closeCallback,
-  constants,
-  createReadStream,
-  open as openCallback,
-  type Stats,
-} from 'node:fs';
+import { copyFile } from '@app/fixity';
+import { constants, createReadStream, open as openCallback, type Stats } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
@@ -16,7 +10,6 @@ import { locate } from './locate';
 import type { FilesystemSession } from './session';
 
 const openFd = promisify(openCallback);
-const closeFd = promisify(closeCallback);
 
 interface TreeEntry {
   /** `/`-separated, from `base` */
@@ -83,14 +76,7 @@ function remoteFile(digests: DigestCache, path: string, absolute: string, stats:
         end: Math.max(0, stats.size - 1),
       });
     },
-    copyInto: async (target, algorithms, readBack) => {
-      // as open(): a file swapped for a symlink since the walk is refused; up to the size walked
-      const fd = await openFd(absolute, constants.O_RDONLY | constants.O_NOFOLLOW);
-      try {
-        return await copyHashing(fd, target, stats.size, algorithms, readBack);
-      } finally {
-        await closeFd(fd);
-      }
-    },
+    // as open(): a file swapped for a symlink since the walk is refused (copyFile); up to the size walked
+    copyInto: (target, algorithms) => copyFile(absolute, stats.size, target, algorithms),
   };
 }

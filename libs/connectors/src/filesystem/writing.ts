@@ -148,7 +148,8 @@ export async function putFile(
   let change: WrittenChange;
   let written: Record<string, string>;
   try {
-    written = await writeLocalFile(temporary, file, STORED_HASHES);
+    // a new file is renamed into place by the copy itself, once read back: no round trip more
+    written = await writeLocalFile(temporary, file, STORED_HASHES, before ? undefined : destination);
     if (before) {
       // update replaces only a file whose content differs (docs/behaviour.md#duplicates)
       const replaced = await before;
@@ -163,10 +164,10 @@ export async function putFile(
         path: relative(containerDir, destination),
         backup: relative(containerDir, backup),
       };
+      await rename(temporary, destination);
     } else {
       change = { kind: 'created', path: relative(containerDir, destination) };
     }
-    await rename(temporary, destination);
   } catch (error) {
     await rm(temporary, { force: true });
     throw error;
