@@ -43,7 +43,8 @@ interface Reply {
   digests?: Record<string, string>;
   /** a copyFile's digests of the file read back */
   stored?: Record<string, string>;
-  error?: { message: string; code?: string };
+  /** a system call's failure keeps its code and call, so that it is reported as one (failureOf) */
+  error?: { message: string; code?: string; syscall?: string };
 }
 
 /**
@@ -117,8 +118,8 @@ function hashFilesOnThread({ port, crypto, fs, chunks }: ThreadModules, layout: 
     try {
       port.postMessage({ ...run(message), id } satisfies Reply);
     } catch (error) {
-      const { message: text, code } = error as NodeJS.ErrnoException;
-      port.postMessage({ family: 'file', id, error: { message: text, code } } satisfies Reply);
+      const { message: text, code, syscall } = error as NodeJS.ErrnoException;
+      port.postMessage({ family: 'file', id, error: { message: text, code, syscall } } satisfies Reply);
     }
   });
 }
@@ -167,7 +168,7 @@ function readBackOnThread({ port, crypto, fs }: ThreadModules, layout: ProgressL
         port.postMessage({
           family: 'file',
           id,
-          error: { message: error.message, code: error.code },
+          error: { message: error.message, code: error.code, syscall: error.syscall },
         } satisfies Reply),
     );
   });
@@ -207,7 +208,13 @@ class HashPool {
     this.pending.delete(id);
     thread.release();
     if (digests) request.resolve({ digests, stored });
-    else request.reject(Object.assign(new Error(error?.message ?? 'hashing failed'), { code: error?.code }));
+    else
+      request.reject(
+        Object.assign(new Error(error?.message ?? 'hashing failed'), {
+          code: error?.code,
+          syscall: error?.syscall,
+        }),
+      );
   }
 
   /** A thread died: every request it had fails. */
