@@ -1,13 +1,16 @@
 import type { Connector, ConnectorSession } from '@app/connectors/connector';
 import { ConnectorError } from '@app/connectors/connector-error';
 import { filesystemConnector, type FilesystemOptions } from '@app/connectors/filesystem';
+import { ProjectNames, SETTLED_MS } from '@app/connectors/filesystem/project-names';
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import {
   chmod,
   mkdir,
   mkdtemp,
   readdir,
   readFile,
+  rename,
   rm,
   stat,
   symlink,
@@ -132,6 +135,103 @@ describe('filesystem connector', () => {
       expect(first.resources.map((resource) => resource.title)).toEqual(['a', 'b']);
       expect(second.resources.map((resource) => resource.title)).toEqual(['c']);
       expect(second.totalPages).toBe(2);
+    });
+  });
+
+  describe("the user's folder's names, kept between listings", () => {
+    const base = 1_700_000_000;
+    const alice = () => join(root, 'alice');
+    const titles = async (session: ConnectorSession) =>
+      (await session.listResources({ page: 1 })).resources.map((resource) => resource.title);
+    let folderReads: jest.SpyInstance;
+
+    beforeEach(async () => {
+      for (const [i, name] of ['Old', 'Middle', 'New'].entries()) {
+        await mkdir(join(alice(), name), { recursive: true });
+        await touch(join(alice(), name), base + i);
+      }
+      folderReads = jest.spyOn(fs, 'opendirSync');
+    });
+
+    afterEach(() => {
+      jest.restoreAllMocks();
+    });
+
+    /** Lets the listings that follow see alice's folder as changed long enough ago for its names to be kept. */
+    const settle = () => {
+      const now = Date.now.bind(Date);
+      jest.spyOn(Date, 'now').mockImplementation(() => now() + SETTLED_MS);
+    };
+    /** Past the filesystem's time granularity, so that the next change gives its folder new times. */
+    const nextTick = () => new Promise((resolve) => setTimeout(resolve, 20));
+    const readsOf = (user: string) =>
+      folderReads.mock.calls.filter(([path]) => path === join(root, user)).length;
+
+    it('reads the folder once while it has not changed', async () => {
+      settle();
+      const session = await openAlice();
+
+      expect(await titles(session)).toEqual(['New', 'Middle', 'Old']);
+      expect(await titles(session)).toEqual(['New', 'Middle', 'Old']);
+      expect(readsOf('alice')).toBe(1);
+    });
+
+    it('shows a project made, removed or renamed on disk since', async () => {
+      settle();
+      const session = await openAlice();
+      await titles(session);
+
+      await nextTick();
+      await mkdir(join(alice(), 'Made'));
+      expect(await titles(session)).toEqual(['Made', 'New', 'Middle', 'Old']);
+      await nextTick();
+      await rm(join(alice(), 'Made'), { recursive: true });
+      expect(await titles(session)).toEqual(['New', 'Middle', 'Old']);
+      await nextTick();
+      await rename(join(alice(), 'Middle'), join(alice(), 'Renamed'));
+      expect(await titles(session)).toEqual(['New', 'Renamed', 'Old']);
+      expect(readsOf('alice')).toBe(4);
+    });
+
+    it("orders by each project's date as it is now", async () => {
+      settle();
+      const session = await openAlice();
+      await titles(session);
+
+      await touch(join(alice(), 'Old'), base + 10);
+      expect(await titles(session)).toEqual(['Old', 'New', 'Middle']);
+      await rm(join(alice(), 'New'), { recursive: true });
+      await write(join(alice(), 'New'), 'now a file');
+      expect(await titles(session)).toEqual(['Old', 'Middle']);
+    });
+
+    it('reads a folder again at every listing while its last change is recent', async () => {
+      const session = await openAlice();
+
+      expect(await titles(session)).toEqual(['New', 'Middle', 'Old']);
+      await mkdir(join(alice(), 'Made'));
+      expect(await titles(session)).toEqual(['Made', 'New', 'Middle', 'Old']);
+      expect(await titles(session)).toEqual(['Made', 'New', 'Middle', 'Old']);
+      expect(readsOf('alice')).toBe(3);
+    });
+
+    it('keeps at most its limit of names, least recently used first out, and no folder over its own', async () => {
+      settle();
+      for (const user of ['bob', 'carol']) await mkdir(join(root, user, 'Only'), { recursive: true });
+      const names = new ProjectNames({ maxNames: 4, maxNamesPerFolder: 3 });
+      const list = (user: string) => names.forEach(join(root, user), () => undefined);
+
+      for (const user of ['alice', 'alice', 'bob', 'alice']) await list(user);
+      expect([readsOf('alice'), readsOf('bob')]).toEqual([1, 1]);
+      // carol's name is a fifth: bob's, used least recently, go
+      await list('carol');
+      await list('bob');
+      expect([readsOf('alice'), readsOf('bob'), readsOf('carol')]).toEqual([1, 2, 1]);
+
+      await nextTick();
+      await mkdir(join(alice(), 'Fourth'));
+      for (let i = 0; i < 2; i++) await list('alice');
+      expect(readsOf('alice')).toBe(3);
     });
   });
 

@@ -13,6 +13,7 @@ import {
 import { ConnectorError } from '../connector-error';
 import { DigestCache } from './digest-cache';
 import * as operations from './operations';
+import { ProjectNames } from './project-names';
 import { sha256Hex, usersByTokenDigest, validateOptions, type FilesystemOptions } from './options';
 import type { FilesystemSession } from './session';
 import { filesystemNameProblem, STORED_HASHES } from './writing';
@@ -54,6 +55,7 @@ class FilesystemConnector implements Connector {
   readonly storedHashAlgorithms = STORED_HASHES;
   readonly nameProblem = filesystemNameProblem;
   private readonly digests = new DigestCache();
+  private readonly projectNames = new ProjectNames();
   /** each user's directory, resolved, once it has been made ready */
   private readonly userDirs = new Map<string, string>();
   private seeding?: Promise<void>;
@@ -70,7 +72,13 @@ class FilesystemConnector implements Connector {
     const username = this.users.get(sha256Hex(token));
     if (username === undefined) throw ConnectorError.invalidToken();
     const userDir = await this.userDir(username);
-    const session = { username, userDir, perPage: this.perPage, digests: this.digests };
+    const session = {
+      username,
+      userDir,
+      perPage: this.perPage,
+      digests: this.digests,
+      projectNames: this.projectNames,
+    };
     return bindSession<FilesystemSession>(username, session, operations);
   }
 

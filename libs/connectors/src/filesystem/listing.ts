@@ -3,7 +3,7 @@ import { FTS_METADATA_FILE } from '@app/metadata';
 import type { CollectionPage, CollectionQuery, SearchFilter } from '../connector';
 import { ConnectorError } from '../connector-error';
 import { summarize } from './detail';
-import { entryPath, forEachEntry, lstatIfPresent, readSmallJson, strings } from './disk';
+import { entryPath, lstatIfPresent, readSmallJson, strings } from './disk';
 import { decodeId } from './ids';
 import { readKeywordsFile } from './keywords';
 import { resolveInside } from './locate';
@@ -83,7 +83,11 @@ function matcherFor(filter: Exclude<SearchFilter, 'id'>, value: string, username
 }
 
 /** The user's projects (optionally filtered), newest first, one page of them. */
-async function listProjects(userDir: string, query: PageRequest, match?: Matcher): Promise<CollectionPage> {
+async function listProjects(
+  { userDir, projectNames }: FilesystemSession,
+  query: PageRequest,
+  match?: Matcher,
+): Promise<CollectionPage> {
   const top = new TopProjects(query.page * query.perPage);
   let total = 0;
   const add = (name: string, dir: string) => {
@@ -92,15 +96,14 @@ async function listProjects(userDir: string, query: PageRequest, match?: Matcher
     total++;
     top.add({ name, mtimeMs: stats.mtimeMs });
   };
-  await forEachEntry(userDir, (entry) => {
-    if (!entry.isDirectory()) return;
-    const dir = entryPath(userDir, entry.name);
+  await projectNames.forEach(userDir, (name) => {
+    const dir = entryPath(userDir, name);
     if (match) {
-      return match(dir, entry.name).then((matches) => {
-        if (matches) add(entry.name, dir);
+      return match(dir, name).then((matches) => {
+        if (matches) add(name, dir);
       });
     }
-    add(entry.name, dir);
+    add(name, dir);
   });
   const page = top.best.slice((query.page - 1) * query.perPage);
   return {
@@ -133,12 +136,12 @@ async function findById(
 
 /** The user's projects, newest first, or those a search finds (by title, keywords, creators or owner). */
 export async function listResources(
-  { userDir, username, perPage }: FilesystemSession,
+  session: FilesystemSession,
   collectionQuery: CollectionQuery,
 ): Promise<CollectionPage> {
-  const query = { ...collectionQuery, perPage };
+  const query = { ...collectionQuery, perPage: session.perPage };
   const search = query.search;
-  if (!search) return listProjects(userDir, query);
-  if (search.filter === 'id') return findById(userDir, search.value, query);
-  return listProjects(userDir, query, matcherFor(search.filter, search.value, username));
+  if (!search) return listProjects(session, query);
+  if (search.filter === 'id') return findById(session.userDir, search.value, query);
+  return listProjects(session, query, matcherFor(search.filter, search.value, session.username));
 }

@@ -1,4 +1,5 @@
 import type { DigestCache } from './digest-cache';
+import type { ProjectNames } from './project-names';
 
 /** What one user's session of the filesystem keeps, which each of its operations is given first. */
 export interface FilesystemSession {
@@ -8,4 +9,6 @@ export interface FilesystemSession {
   perPage: number;
   /** the target's cache of file checksums, shared by its sessions */
   digests: DigestCache;
+  /** the target's cache of the names in its users' folders, shared by its sessions */
+  projectNames: ProjectNames;
 }
