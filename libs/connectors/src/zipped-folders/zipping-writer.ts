@@ -56,9 +56,9 @@ export class ZippingWriter implements ResourceWriter {
     if (existing && duplicate === 'ignore') return { ...result, outcome: 'ignored' };
     const staged: StagedFile = { path: key, local: join(this.stagingDir, `zip-${randomUUID()}`) };
     await mkdir(this.stagingDir, { recursive: true });
-    await writeLocalFile(staged.local, file);
-    // hashed only to compare with the file it would replace: the job checks the bytes that pass on its own
-    if (existing && existing.checksums.sha256 === (await hashFile(staged.local, ['sha256'])).sha256) {
+    // read back only to compare with the file it would replace: the job checks the bytes that pass on its own
+    const stored = await writeLocalFile(staged.local, file, existing ? ['sha256'] : []);
+    if (existing && existing.checksums.sha256 === stored.sha256) {
       await rm(staged.local, { force: true });
       return { ...result, outcome: 'ignored' };
     }
