@@ -130,20 +130,13 @@ function hashFilesOnThread({ port, crypto, fs, chunks }: ThreadModules, layout: 
  * thread goes on with other work meanwhile, the copy feeding the read-back included where there is one thread.
  * Once the writer has ended, it reads on to the file's end.
  */
-function readBackOnThread({ port, crypto, fs }: ThreadModules, layout: ProgressLayout): void {
+function readBackOnThread({ port, crypto, chunks }: ThreadModules, layout: ProgressLayout): void {
   const [ENDED, ABANDONED] = [BigInt(layout.ended), BigInt(layout.abandoned)];
-  // allocated when first used, and reused: a chunk is read and hashed within one turn of the event loop
-  let buffer: Buffer | undefined;
-  /** Hashes what `fd` holds from `position` up to `end` (or its end, if sooner); the position reached. */
-  const hashUpTo = (fd: number, position: number, end: number, hashes: Crypto.Hash[]) => {
-    buffer ??= Buffer.allocUnsafe(1 << 18);
-    for (let read; position < end; position += read) {
-      read = fs.readSync(fd, buffer, 0, Math.min(buffer.length, end - position), position);
-      if (read === 0) break;
-      for (const hash of hashes) hash.update(buffer.subarray(0, read));
-    }
-    return position;
-  };
+  // through the thread's one buffer, which the copy uses too: each read runs within one turn of the event
+  // loop, and a copy on this thread runs whole within another
+  const hashUpTo = (fd: number, position: number, end: number, hashes: Crypto.Hash[]) =>
+    position +
+    chunks.read(fd, position, end - position, (chunk) => hashes.forEach((hash) => hash.update(chunk)));
   const follow = async ({ fd, progress }: NonNullable<Request['follow']>, algorithms: string[]) => {
     const hashes = algorithms.map((algorithm) => crypto.createHash(algorithm));
     const shared = new BigInt64Array(progress);
