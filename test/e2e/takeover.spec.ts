@@ -47,6 +47,9 @@ describe('takeover of a killed worker', () => {
         TARGETS_FILE: writeTargetsFile(partneredEntries(source, destination)),
         JOB_LOCK_MS: String(JOB_LOCK_MS),
         FILE_TRANSFERS: '2',
+        // one thread copies every file: a transfer of the 480 MiB between local disks on two could end before
+        // the lock's first renewal, the moment the first test waits for
+        HASH_THREADS: '1',
       },
     });
     redis = new Redis(stack.env.REDIS_URL);
