@@ -130,17 +130,19 @@ describe('jobs across killed workers', () => {
 
   it('takes back what a killed run wrote when its job is cancelled before another worker takes it over', async () => {
     const running = await restartWorker();
-    await startDataTransfer('ignore');
-    await pollUntil(
-      stack.baseUrl,
-      '/api_v1/job_status/transfer/',
-      TOKENS,
-      (b) => Number(b.files_finished) >= 2,
-    );
-    running.child.kill('SIGKILL');
-    await running.exited;
     // the first test's transfer made `Data`
     const project = join(destination, 'alice', 'Data (2)');
+    await startDataTransfer('ignore');
+    // watched on disk every 2 ms, not through the job's status: a transfer between local disks can end
+    // between two polls of it, and the kill must land while it runs
+    const partsWritten = () =>
+      existsSync(project) ? readdirSync(project).filter((name) => name.startsWith('part-')).length : 0;
+    for (const deadline = Date.now() + 30_000; partsWritten() < 2;) {
+      if (Date.now() > deadline) throw new Error('the transfer wrote no two files in 30 s');
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    running.child.kill('SIGKILL');
+    await running.exited;
     expect(readdirSync(project).length).toBeGreaterThanOrEqual(2);
     await http.patch('/api_v1/job_status/transfer/').set(TOKENS).expect(200);
     const worker = await restartWorker();
