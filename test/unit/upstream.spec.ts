@@ -182,6 +182,21 @@ describe('the shared upstream client', () => {
     await expect(readAll(cut.body)).rejects.toThrow();
   });
 
+  it("counts an answer's chunks towards the collection of dead read buffers (countReadBuffer)", async () => {
+    const collections: unknown[] = [];
+    (globalThis as { gc?: unknown }).gc = (options: unknown) => collections.push(options);
+    try {
+      // 17 MiB: at least two collections of 8 MiB, whatever the count already stood at
+      for (let i = 0; i < 17; i++) await readAll((await client.stream({ url: 'file' })).body);
+    } finally {
+      delete (globalThis as { gc?: unknown }).gc;
+    }
+    expect(collections.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(collections.map((options) => JSON.stringify(options)))).toEqual(
+      new Set([JSON.stringify({ type: 'minor' })]),
+    );
+  });
+
   it('sends credentials to its own origin only, never to a host a redirect points to', async () => {
     const blob = await client.stream({ url: 'elsewhere' });
     expect((await readAll(blob.body)).toString()).toBe('stored bytes');

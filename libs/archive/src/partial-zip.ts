@@ -1,7 +1,7 @@
-import { createReadStream } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { createInflateRaw } from 'node:zlib';
+import { readLocalFile } from '@app/common';
 
 /** One complete entry of a zip whose writing was interrupted. */
 export interface PartialZipEntry {
@@ -73,7 +73,7 @@ export async function* completeZipEntries(
 /** The uncompressed bytes of an entry found by completeZipEntries. */
 export function openZipEntryAt(path: string, entry: PartialZipEntry): Readable {
   if (entry.compressedSize === 0) return Readable.from([]);
-  const raw = createReadStream(path, {
+  const raw = readLocalFile(path, {
     start: entry.dataStart,
     end: entry.dataStart + entry.compressedSize - 1,
     highWaterMark: CHUNK,

@@ -1,4 +1,4 @@
-import { ServiceError } from '@app/common';
+import { countReadBuffer, ServiceError } from '@app/common';
 import { close, fstat, open, read } from 'node:fs';
 import { promisify } from 'node:util';
 import { PassThrough, Readable } from 'node:stream';
@@ -118,6 +118,7 @@ class ZipFileReader extends yauzl.RandomAccessReader {
         const length = Math.min(READ_CHUNK_BYTES, end - position);
         if (length === 0) return void this.push(null);
         const buffer = Buffer.allocUnsafe(length);
+        countReadBuffer(length);
         read(fd, buffer, 0, length, position, (error, bytesRead) => {
           if (error) return this.destroy(error);
           if (bytesRead === 0) return this.destroy(new Error('unexpected end of the zip file'));

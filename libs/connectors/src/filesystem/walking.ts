@@ -1,5 +1,6 @@
 import { copyFile } from '@app/fixity';
-import { constants, createReadStream, open as openCallback, type Stats } from 'node:fs';
+import { readLocalFile } from '@app/common';
+import { constants, open as openCallback, type Stats } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
@@ -69,7 +70,7 @@ function remoteFile(digests: DigestCache, path: string, absolute: string, stats:
       // reads faster than a FileHandle's, whose reads go through promises.
       const fd = await openFd(absolute, constants.O_RDONLY | constants.O_NOFOLLOW);
       // reading up to the size walked, not to EOF, spares a buffer per file for the read that finds EOF
-      return createReadStream('', {
+      return readLocalFile('', {
         fd,
         highWaterMark: 1 << 20,
         start: 0,

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { readLocalFile } from '@app/common';
 import { GIT_BLOB_SHA1, createStreamHasher } from '@app/fixity';
 import type { IncomingFile } from '../connector';
 
@@ -53,7 +54,7 @@ const BASE64_CHUNK = 3 << 18;
 
 /** A staged file's bytes as base64, read in chunks. */
 export async function* base64Of(file: string): AsyncGenerator<Buffer> {
-  const stream: Readable = createReadStream(file, { highWaterMark: BASE64_CHUNK });
+  const stream: Readable = readLocalFile(file, { highWaterMark: BASE64_CHUNK });
   let carry = Buffer.alloc(0);
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     const bytes = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;

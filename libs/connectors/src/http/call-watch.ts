@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
+import { countReadBuffer } from '@app/common';
 import { ConnectorError } from '../connector-error';
 
 /** A file body is judged on each this many seconds during which we wait on the upstream. */
@@ -98,6 +99,8 @@ export class CallWatch {
       },
       onResponseData: (controller, chunk) => {
         this.bytes += chunk.length;
+        // each chunk is (a part of) a buffer the socket read: dead once read, as a file's chunks are
+        countReadBuffer(chunk.length);
         inner.onResponseData?.(reader ?? controller, chunk);
       },
       onResponseEnd: (controller, trailers) => {

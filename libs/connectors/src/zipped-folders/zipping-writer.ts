@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BagZipWriter, SOFTWARE_AGENT } from '@app/bagit';
+import { readLocalFile } from '@app/common';
 import { hashFile } from '@app/fixity';
 import { FTS_METADATA_FILE } from '@app/metadata';
 import type { DuplicateAction, IncomingFile, PutFileResult, ResourceWriter } from '../connector';
@@ -109,7 +109,7 @@ export class ZippingWriter implements ResourceWriter {
       }
       for (const file of this.staged.values()) {
         const { size } = await stat(file.local);
-        await writer.addPayloadFile(file.path, createReadStream(file.local), size);
+        await writer.addPayloadFile(file.path, readLocalFile(file.local), size);
       }
       await writer.finalize();
     } catch (error) {
@@ -123,11 +123,7 @@ export class ZippingWriter implements ResourceWriter {
     const { size } = await stat(zip);
     const name = packedZipName(this.title);
     const sent = await hashFile(zip, this.algorithms);
-    const stored = await this.inner.putFile(
-      [name],
-      { size, open: async () => createReadStream(zip) },
-      'update',
-    );
+    const stored = await this.inner.putFile([name], { size, open: async () => readLocalFile(zip) }, 'update');
     const differing = Object.keys(stored.hashes).find(
       (algorithm) => sent[algorithm] !== undefined && stored.hashes[algorithm] !== sent[algorithm],
     );
