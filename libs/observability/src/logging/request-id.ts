@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { storage, Store } from 'nestjs-pino/storage';
+import { storage } from 'nestjs-pino/storage';
+import { LogContext } from './log-context';
 import { rootLogger } from './root-logger';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
@@ -17,8 +18,8 @@ export function requestIdOf(request: IncomingMessage, response: ServerResponse):
 
 /** The id of the request being handled (from the logging context), for the jobs it starts. */
 export function currentRequestId(): string | undefined {
-  const bindings = storage.getStore()?.logger.bindings();
-  return typeof bindings?.requestId === 'string' ? bindings.requestId : undefined;
+  const context = storage.getStore();
+  return context instanceof LogContext ? context.bindings.requestId : undefined;
 }
 
 /**
@@ -29,5 +30,5 @@ export function withLogContext<T>(
   bindings: Record<string, string | undefined>,
   work: () => Promise<T>,
 ): Promise<T> {
-  return storage.run(new Store(rootLogger().child(bindings)), work);
+  return storage.run(new LogContext(rootLogger(), bindings), work);
 }

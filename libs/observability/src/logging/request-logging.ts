@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { storage, Store } from 'nestjs-pino/storage';
+import { storage } from 'nestjs-pino/storage';
 import type { Logger } from 'pino';
+import { LogContext } from './log-context';
 import { requestIdOf } from './request-id';
 
 /** Requests whose answer is not logged: health checks and metrics scrapes. */
@@ -14,8 +15,8 @@ export function loggedUrl(url: string | undefined): string {
 /**
  * The request logging of the process, as one Express middleware: the request's id (echoed in X-Request-Id),
  * every log line written while it is handled carrying it (a child of `root` in nestjs-pino's context, which
- * every Nest logger writes through), and one line when its answer has been sent or given up, with its
- * method, URL, status and time.
+ * every Nest logger writes through, made when first used: LogContext), and one line when its answer has been
+ * sent or given up, with its method, URL, status and time.
  *
  * pino-http did the same at 21-55 µs a request (the upper figure when the line is written): it makes a
  * second child logger per request bound to the whole request, which pino runs through the serializers and
@@ -24,14 +25,19 @@ export function loggedUrl(url: string | undefined): string {
  */
 export function requestLogging(root: Logger) {
   return (request: IncomingMessage, response: ServerResponse, next: () => void): void => {
-    const log = root.child({ requestId: requestIdOf(request, response) });
-    if (!UNLOGGED.test(request.url ?? '')) logAnswer(log, request, response);
-    storage.run(new Store(log), next);
+    const context = new LogContext(root, { requestId: requestIdOf(request, response) });
+    if (!UNLOGGED.test(request.url ?? '')) logAnswer(root, context, request, response);
+    storage.run(context, next);
   };
 }
 
 /** One line once the answer is sent ('finish'), failed ('error') or cut off by the client ('close'). */
-function logAnswer(log: Logger, request: IncomingMessage, response: ServerResponse): void {
+function logAnswer(
+  root: Logger,
+  context: LogContext,
+  request: IncomingMessage,
+  response: ServerResponse,
+): void {
   const started = Date.now();
   // the URL as received: routers rewrite request.url below their mounts
   const url = loggedUrl(request.url);
@@ -39,14 +45,14 @@ function logAnswer(log: Logger, request: IncomingMessage, response: ServerRespon
     response.off('finish', done);
     response.off('close', done);
     response.off('error', done);
-    if (!log.isLevelEnabled('info')) return;
+    if (!root.isLevelEnabled('info')) return;
     const line = {
       req: { method: request.method, url },
       res: { statusCode: response.statusCode },
       ...(error ? { err: error } : {}),
       responseTime: Date.now() - started,
     };
-    log.info(line, answerMessage(request, response, error));
+    context.logger.info(line, answerMessage(request, response, error));
   };
   response.on('finish', done);
   response.on('close', done);
