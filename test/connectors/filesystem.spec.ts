@@ -1,7 +1,7 @@
 import type { Connector, ConnectorSession } from '@app/connectors/connector';
 import { ConnectorError } from '@app/connectors/connector-error';
 import { filesystemConnector, type FilesystemOptions } from '@app/connectors/filesystem';
-import { ProjectNames, SETTLED_MS } from '@app/connectors/filesystem/project-names';
+import { ProjectNames, SETTLED_MS, statFolder } from '@app/connectors/filesystem/project-names';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import {
@@ -176,6 +176,21 @@ describe('filesystem connector', () => {
       expect(readsOf('alice')).toBe(1);
     });
 
+    it("takes one stat of the user's folder for a listing right after opening, a new one for each later", async () => {
+      settle();
+      const folderStats = jest.spyOn(fs, 'statSync');
+      const statsOfAlice = () => folderStats.mock.calls.filter(([path]) => path === alice()).length;
+      const connector = connect();
+      await titles(await connector.open('alice-token'));
+      const session = await connector.open('alice-token');
+      const opened = statsOfAlice();
+
+      await titles(session);
+      expect(statsOfAlice()).toBe(opened);
+      await titles(session);
+      expect(statsOfAlice()).toBe(opened + 1);
+    });
+
     it('shows a project made, removed or renamed on disk since', async () => {
       settle();
       const session = await openAlice();
@@ -219,7 +234,8 @@ describe('filesystem connector', () => {
       settle();
       for (const user of ['bob', 'carol']) await mkdir(join(root, user, 'Only'), { recursive: true });
       const names = new ProjectNames({ maxNames: 4, maxNamesPerFolder: 3 });
-      const list = (user: string) => names.forEach(join(root, user), () => undefined);
+      const list = (user: string) =>
+        names.forEach(join(root, user), statFolder(join(root, user)), () => undefined);
 
       for (const user of ['alice', 'alice', 'bob', 'alice']) await list(user);
       expect([readsOf('alice'), readsOf('bob')]).toEqual([1, 1]);

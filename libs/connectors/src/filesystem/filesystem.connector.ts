@@ -13,7 +13,7 @@ import {
 import { ConnectorError } from '../connector-error';
 import { DigestCache } from './digest-cache';
 import * as operations from './operations';
-import { ProjectNames } from './project-names';
+import { ProjectNames, statOnceThenFresh, type FolderStat } from './project-names';
 import { sha256Hex, usersByTokenDigest, validateOptions, type FilesystemOptions } from './options';
 import type { FilesystemSession } from './session';
 import { filesystemNameProblem, STORED_HASHES } from './writing';
@@ -71,10 +71,11 @@ class FilesystemConnector implements Connector {
   async open(token: string): Promise<ConnectorSession> {
     const username = this.users.get(sha256Hex(token));
     if (username === undefined) throw ConnectorError.invalidToken();
-    const userDir = await this.userDir(username);
+    const { userDir, stat } = await this.userDir(username);
     const session = {
       username,
       userDir,
+      userDirStat: statOnceThenFresh(userDir, stat),
       perPage: this.perPage,
       digests: this.digests,
       projectNames: this.projectNames,
@@ -83,12 +84,17 @@ class FilesystemConnector implements Connector {
   }
 
   /**
-   * The user's directory, made on first use and resolved. Once ready it is only checked to still be a
-   * directory (one synchronous stat), which keeps a listing's cost down to its own reads.
+   * The user's directory, made on first use and resolved, with the stat that checked it. Once ready it is
+   * only checked to still be a directory (one synchronous stat, which the listing then uses as its own), so
+   * that a listing costs little more than its own reads.
    */
-  private async userDir(username: string): Promise<string> {
+  private async userDir(username: string): Promise<{ userDir: string; stat: FolderStat }> {
     const ready = this.userDirs.get(username);
-    if (ready !== undefined && statSync(ready, { throwIfNoEntry: false })?.isDirectory()) return ready;
+    if (ready !== undefined) {
+      const takenAt = Date.now();
+      const stats = statSync(ready, { throwIfNoEntry: false });
+      if (stats?.isDirectory()) return { userDir: ready, stat: { stats, takenAt } };
+    }
     const userDir = join(this.root, username);
     try {
       await this.prepareRoot();
@@ -97,9 +103,11 @@ class FilesystemConnector implements Connector {
         if (error.code !== 'EEXIST') throw error;
       });
       const realUserDir = await realpath(userDir);
-      if (!(await stat(realUserDir)).isDirectory()) throw unavailable();
+      const takenAt = Date.now();
+      const stats = await stat(realUserDir);
+      if (!stats.isDirectory()) throw unavailable();
       this.userDirs.set(username, realUserDir);
-      return realUserDir;
+      return { userDir: realUserDir, stat: { stats, takenAt } };
     } catch {
       this.userDirs.delete(username);
       throw unavailable();

@@ -84,7 +84,7 @@ function matcherFor(filter: Exclude<SearchFilter, 'id'>, value: string, username
 
 /** The user's projects (optionally filtered), newest first, one page of them. */
 async function listProjects(
-  { userDir, projectNames }: FilesystemSession,
+  { userDir, userDirStat, projectNames }: FilesystemSession,
   query: PageRequest,
   match?: Matcher,
 ): Promise<CollectionPage> {
@@ -96,7 +96,7 @@ async function listProjects(
     total++;
     top.add({ name, mtimeMs: stats.mtimeMs });
   };
-  await projectNames.forEach(userDir, (name) => {
+  await projectNames.forEach(userDir, userDirStat(), (name) => {
     const dir = entryPath(userDir, name);
     if (match) {
       return match(dir, name).then((matches) => {

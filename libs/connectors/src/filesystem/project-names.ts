@@ -15,6 +15,31 @@ const MAX_CACHED_NAMES = 100_000;
 /** A folder with more projects is not kept, so that a few huge folders cannot push out everyone else's. */
 const MAX_NAMES_PER_FOLDER = 10_000;
 
+/** A stat of a folder, with the time just before it was taken. */
+export interface FolderStat {
+  stats: Stats;
+  takenAt: number;
+}
+
+/** A stat of `dir`, its time taken first. */
+export function statFolder(dir: string): FolderStat {
+  const takenAt = Date.now();
+  return { stats: statSync(dir), takenAt };
+}
+
+/**
+ * `first` for the first call, a new stat of `dir` for each later one: the stat that opened a session serves
+ * the listing that follows it in the same request, and a session that lists again sees the folder as it is.
+ */
+export function statOnceThenFresh(dir: string, first: FolderStat): () => FolderStat {
+  let unused: FolderStat | undefined = first;
+  return () => {
+    const stat = unused ?? statFolder(dir);
+    unused = undefined;
+    return stat;
+  };
+}
+
 /** What a stat of a folder shows that an entry added, removed or renamed in it always changes. */
 interface FolderStamp {
   dev: number;
@@ -58,12 +83,15 @@ export class ProjectNames {
 
   /**
    * Hands `handle` the name of each folder in `userDir`, `ENTRIES_PER_TURN` at a time (see forEachInTurns):
-   * the names kept when the folder is unchanged since they were read, else those read from it now.
+   * the names kept when the folder is unchanged since they were read, else those read from it now. `stat`
+   * is of `userDir`, taken before this call: names kept are then never older than the stamp they are kept with.
    */
-  async forEach(userDir: string, handle: (name: string) => Promise<void> | void): Promise<void> {
-    // the stat comes before the read, so that names kept are never older than the stamp they are kept with
-    const statAt = Date.now();
-    const stamp = stampOf(statSync(userDir));
+  async forEach(
+    userDir: string,
+    stat: FolderStat,
+    handle: (name: string) => Promise<void> | void,
+  ): Promise<void> {
+    const stamp = stampOf(stat.stats);
     const kept = this.folders.get(userDir);
     if (kept && sameStamp(kept.stamp, stamp)) return forEachInTurns(kept.names, handle);
     // null once the folder has more names than are kept
@@ -74,7 +102,7 @@ export class ProjectNames {
       else read.names = null;
       return handle(entry.name);
     });
-    const settled = statAt - Math.max(stamp.mtimeMs, stamp.ctimeMs) >= SETTLED_MS;
+    const settled = stat.takenAt - Math.max(stamp.mtimeMs, stamp.ctimeMs) >= SETTLED_MS;
     if (read.names && settled) this.folders.set(userDir, { stamp, names: read.names });
     else this.folders.delete(userDir);
   }
