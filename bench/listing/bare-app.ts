@@ -1,14 +1,14 @@
 /**
  * The yardstick of the listing bench: a bare NestJS app (Express, no pipes, filters or middleware) whose one
- * endpoint answers a fixed JSON body. Started by bench/listing/main.ts as `tsx bare-app.ts <port> <body file>`.
+ * endpoint answers a fixed JSON body. Started by bench/listing/main.ts with the API's node options and
+ * allocator (scripts/start-app.sh, PRESQT_APP_MAIN), on port BARE_PORT, answering the JSON in BARE_BODY_FILE.
  */
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { Controller, Get, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 
-const [port, bodyFile] = process.argv.slice(2);
-const body: unknown = JSON.parse(readFileSync(bodyFile, 'utf8'));
+const body: unknown = JSON.parse(readFileSync(process.env.BARE_BODY_FILE!, 'utf8'));
 
 @Controller('api_v1/targets/:targetName/resources')
 class BareController {
@@ -21,4 +21,6 @@ class BareController {
 @Module({ controllers: [BareController] })
 class BareModule {}
 
-void NestFactory.create(BareModule, { logger: false }).then((app) => app.listen(Number(port), '127.0.0.1'));
+void NestFactory.create(BareModule, { logger: false }).then((app) =>
+  app.listen(Number(process.env.BARE_PORT), '127.0.0.1'),
+);

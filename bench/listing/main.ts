@@ -17,6 +17,7 @@ const SECONDS = Number(process.env.LISTING_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.LISTING_CONNECTIONS ?? 50);
 const ROUNDS = Number(process.env.LISTING_ROUNDS ?? 2);
 const PROJECTS = Number(process.env.LISTING_PROJECTS ?? 20);
+const ROOT = join(__dirname, '..', '..');
 const TOKEN = 'bench-token';
 const PATH = '/api_v1/targets/bench/resources/';
 
@@ -64,14 +65,23 @@ function listingTarget(root: string) {
   return benchTarget('bench', 'filesystem', { root, tokens: { [TOKEN]: 'bench' } }, none);
 }
 
-/** Starts the bare app with the node flags `npm run start:api` uses; answers its base URL and process id. */
+/**
+ * Starts the bare app as `npm run start:api` starts the API (scripts/start-app.sh: its node options, BENCH_NODE_ARGS
+ * included, and its allocator), so that the two differ only in their code; answers its base URL and process id.
+ */
 async function startBareApp(bodyFile: string, stops: (() => void)[]): Promise<{ base: string; pid: number }> {
   const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    ['--max-semi-space-size=2', '--import', 'tsx', join(__dirname, 'bare-app.ts'), String(port), bodyFile],
-    { stdio: 'ignore', env: { ...process.env, MALLOC_MMAP_THRESHOLD_: '131072' } },
-  );
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn('sh', [join(ROOT, 'scripts/start-app.sh'), 'api', '--import', 'tsx', ...nodeArgs], {
+    stdio: 'ignore',
+    env: {
+      PATH: process.env.PATH ?? '',
+      PRESQT_APP_MAIN: join(__dirname, 'bare-app.ts'),
+      BARE_PORT: String(port),
+      BARE_BODY_FILE: bodyFile,
+      ...(process.env.PRESQT_NO_JEMALLOC ? { PRESQT_NO_JEMALLOC: process.env.PRESQT_NO_JEMALLOC } : {}),
+    },
+  });
   stops.push(() => child.kill('SIGTERM'));
   const base = `http://127.0.0.1:${port}`;
   await waitFor(async () => (await fetch(`${base}${PATH}`).catch(() => null))?.ok === true);
