@@ -72,6 +72,8 @@ export interface JobRun {
   peakRssMiB: number;
   /** CPU seconds the worker process (all its threads) used from the start request to the end */
   workerCpuSeconds: number;
+  /** of which its main thread's (JavaScript and the event loop; the rest is hashing, V8 and libuv threads) */
+  workerMainCpuSeconds: number;
   /** the job's finished status body */
   result: Record<string, unknown>;
 }
@@ -106,6 +108,7 @@ export async function watchJob(
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(worker.pid!))), 50);
   const cpuBefore = cpuSeconds(worker.pid!);
+  const mainCpuBefore = mainThreadCpuSeconds(worker.pid!);
   try {
     const started = performance.now();
     await start();
@@ -120,6 +123,7 @@ export async function watchJob(
           acceptMs: Math.round(acceptMs),
           peakRssMiB: Math.max(peak, rssMiB(worker.pid!)),
           workerCpuSeconds: cpuSeconds(worker.pid!) - cpuBefore,
+          workerMainCpuSeconds: mainThreadCpuSeconds(worker.pid!) - mainCpuBefore,
           result,
         };
       }
@@ -179,7 +183,7 @@ export async function runTransfer(
 }
 
 /** The fields of /proc/<pid>/stat from the third on (the command name, field 2, may hold spaces). */
-function statFields(pid: number | 'self'): string[] {
+function statFields(pid: number | 'self' | `${number}/task/${number}`): string[] {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 }
@@ -190,6 +194,12 @@ const CLOCK_TICKS = 100;
 /** CPU seconds (user and system, all its threads) a process has used so far. */
 export function cpuSeconds(pid: number): number {
   const fields = statFields(pid);
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+
+/** CPU seconds a process's main thread (whose id is the process's) has used so far. */
+function mainThreadCpuSeconds(pid: number): number {
+  const fields = statFields(`${pid}/task/${pid}`);
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
 }
 

@@ -127,7 +127,7 @@ async function main(): Promise<void> {
     const stack = await startBenchStack(work, writeTargets(work, sourceRoot, remotes));
     stops.push(() => Promise.resolve(stack.stop()));
     const job = (what: string, data: string, run: JobRun) => {
-      const note = `worker peak RSS ${run.peakRssMiB} MiB`;
+      const note = `worker peak RSS ${run.peakRssMiB} MiB, main thread ${run.workerMainCpuSeconds.toFixed(2)} CPU s`;
       results.rows.push(row(what, data, bytesOf(data), run.seconds, run.workerCpuSeconds, note));
       results.accepted.push(`${what}, ${data}: ${run.acceptMs} ms`);
     };
