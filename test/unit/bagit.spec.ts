@@ -684,8 +684,8 @@ describe('BagZipWriter', () => {
     let added = 0;
     let pending = file(0);
     while ((await within(300, pending)) !== WAITING && added < 1000) pending = file(++added);
-    // archiver's and the zip stream's buffers take a few MiB; before, every small file's addition resolved
-    // while the output was stalled, each left queued in archiver with its streams
+    // the output's buffer and the file being written; a small file's addition must not resolve while the
+    // output is stalled, else every later one would queue up in memory
     expect(added * size).toBeLessThan(8 * 2 ** 20);
     output.resume();
     await pending;

@@ -19,6 +19,8 @@ const USES_DATA_DESCRIPTOR = 0x08;
 const STORED = 0;
 const DEFLATED = 8;
 const CHUNK = 1 << 20;
+const MAX32 = 0xffffffff;
+const ZIP64_EXTRA = 0x0001;
 
 /**
  * The complete entries of a zip that a killed process was still writing (it has no central directory): walks
@@ -43,7 +45,8 @@ export async function* completeZipEntries(
       const method = header.readUInt16LE(8);
       if (method !== STORED && method !== DEFLATED) return;
       const nameLength = header.readUInt16LE(26);
-      const dataStart = offset + 30 + nameLength + header.readUInt16LE(28);
+      const extraLength = header.readUInt16LE(28);
+      const dataStart = offset + 30 + nameLength + extraLength;
       const name = (await readAt(file, offset + 30, nameLength)).toString('utf8');
       let sizes: { compressedSize: number; size: number; end: number } | null;
       if (flags & USES_DATA_DESCRIPTOR) {
@@ -52,8 +55,7 @@ export async function* completeZipEntries(
           (hint !== undefined ? await descriptorAt(file, dataStart, dataStart + hint) : null) ??
           (await findDescriptor(file, dataStart, fileSize));
       } else {
-        const compressedSize = header.readUInt32LE(18);
-        sizes = { compressedSize, size: header.readUInt32LE(22), end: dataStart + compressedSize };
+        sizes = headerSizes(header, await readAt(file, offset + 30 + nameLength, extraLength), dataStart);
       }
       if (!sizes || sizes.end > fileSize) return;
       yield {
@@ -82,6 +84,28 @@ export function openZipEntryAt(path: string, entry: PartialZipEntry): Readable {
   const inflate = createInflateRaw();
   raw.on('error', (error) => inflate.destroy(error));
   return raw.pipe(inflate);
+}
+
+/**
+ * The sizes in a local header written after its data; a ZIP64 entry's are in its ZIP64 extra field (both
+ * sizes: a local header's field holds both). Null when they are not there.
+ */
+function headerSizes(
+  header: Buffer,
+  extra: Buffer,
+  dataStart: number,
+): { compressedSize: number; size: number; end: number } | null {
+  let compressedSize = header.readUInt32LE(18);
+  let size = header.readUInt32LE(22);
+  if (compressedSize === MAX32 || size === MAX32) {
+    let field = 0;
+    while (field + 4 <= extra.length && extra.readUInt16LE(field) !== ZIP64_EXTRA)
+      field += 4 + extra.readUInt16LE(field + 2);
+    if (field + 20 > extra.length) return null;
+    size = Number(extra.readBigUInt64LE(field + 4));
+    compressedSize = Number(extra.readBigUInt64LE(field + 12));
+  }
+  return { compressedSize, size, end: dataStart + compressedSize };
 }
 
 async function readAt(file: FileHandle, position: number, length: number): Promise<Buffer> {

@@ -1,15 +1,18 @@
-import './native-crc32';
 import { unsafePathReason } from '@app/archive';
-import { createMultiHasher, createStreamHasher, type StreamHasher } from '@app/fixity';
-import archiver from 'archiver';
-import { LinesWriter, pipeInto } from '@app/common';
-import { createReadStream, createWriteStream, mkdtempSync } from 'node:fs';
+import {
+  createMultiHasher,
+  createStreamHasher,
+  type CopiedFile,
+  type EntryTarget,
+  type StreamHasher,
+} from '@app/fixity';
+import { LinesWriter } from '@app/common';
+import { createReadStream, mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Readable, Transform, type Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { spillCentralDirectory } from './spilled-central-directory';
+import { Readable, type Writable } from 'node:stream';
 import { SUPPORTED_ALGORITHMS, encodeManifestPath } from './tag-files';
+import { ZipWriter } from './zip-writer';
 
 /** The Bag-Software-Agent of the bags this service makes. */
 export const SOFTWARE_AGENT = 'presqt-broker (PresQT API v1)';
@@ -60,34 +63,33 @@ interface ManifestLine {
   hashes: Record<string, string>;
 }
 
+/** Copies a local file into a zip entry's place: RemoteFile.copyInto, given an EntryTarget. */
+export type CopyIntoEntry = (target: EntryTarget, algorithms: readonly string[]) => Promise<CopiedFile>;
+
 /**
- * Writes one BagIt 1.0 bag as a zip stream (ZIP64 when sizes need it): payload files are hashed while they
- * stream into the zip, so memory stays bounded whatever their sizes, and finalize() adds bagit.txt,
- * bag-info.txt and the payload and tag manifests. Add files one at a time, awaiting each (streamPayloadFile:
- * awaiting its bytes into the zip; its digests may still be on their way when the next file starts).
+ * Writes one BagIt 1.0 bag as a zip (ZipWriter; ZIP64 when sizes need it): payload files are hashed while they
+ * stream into the zip, or copied into it on a hashing thread (copyPayloadFile), so memory stays bounded
+ * whatever their sizes, and finalize() adds bagit.txt, bag-info.txt and the payload and tag manifests. Add
+ * files one at a time, awaiting each (streamPayloadFile: awaiting its bytes into the zip, copyPayloadFile: its
+ * place in the zip; its digests may still be on their way when the next file starts).
  */
 export class BagZipWriter {
   /** the payload (and tag) manifest algorithms */
   readonly algorithms: string[];
   private readonly root: string;
   private readonly bagInfo: [string, string][];
-  private readonly archive = archiver('zip', { zlib: { level: 1 } });
+  private readonly zip: ZipWriter;
   private readonly ownedPath: string | null;
-  /** settles when the zip is fully written to the output, or when writing failed */
-  private readonly written: Promise<void>;
   private readonly manifests: SpilledManifests;
-  private readonly centralDirectory: { close(): void };
   private readonly tagFiles: ManifestLine[] = [];
   private readonly names = new Set<string>();
   private payloadFiles = 0;
   private payloadBytes = 0;
   /** the file streaming in, to fail it when the zip fails */
-  private current: Transform | null = null;
-  /** one per entry handed to archiver and not yet written, in order: archiver writes entries in turn */
-  private readonly unwritten: { resolve(): void; reject(error: Error): void }[] = [];
+  private current: Readable | null = null;
   /** why the zip can no longer be written (aborted, or its output failed); later additions fail with it */
   private failure: Error | null = null;
-  /** settles once every payload file streamed so far is in the manifests (or failed), in the order added */
+  /** settles once every payload file added so far is in the manifests (or failed), in the order added */
   private recorded: Promise<unknown> = Promise.resolve();
 
   constructor(options: BagZipWriterOptions) {
@@ -107,23 +109,8 @@ export class BagZipWriter {
       this.bagInfo.unshift(['Bagging-Date', new Date().toISOString().slice(0, 10)]);
 
     this.manifests = new SpilledManifests(options.spillDir, this.algorithms);
-    this.centralDirectory = spillCentralDirectory(
-      this.archive,
-      join(this.manifests.dir, 'central-directory'),
-    );
-
     this.ownedPath = typeof options.output === 'string' ? options.output : null;
-    const output = typeof options.output === 'string' ? createWriteStream(options.output) : options.output;
-    this.archive.on('entry', () => this.unwritten.shift()?.resolve());
-    this.written = pipeline(this.archive, output);
-    this.written.catch((error: Error) => {
-      this.failure ??= error;
-      // Without the error: archiver listens for a source's errors only once it has started on its entry, and
-      // an error nobody listens for crashes the process (a worker died so); the file's addition is rejected
-      // with it just below.
-      this.current?.destroy();
-      for (const entry of this.unwritten.splice(0)) entry.reject(error);
-    });
+    this.zip = new ZipWriter(options.output, join(this.manifests.dir, 'central-directory'));
   }
 
   /**
@@ -159,44 +146,85 @@ export class BagZipWriter {
     try {
       this.checkReady();
       path = this.claim(`data/${checkedRelativePath(relativePath, 'payload path')}`);
-      hasher = createStreamHasher([...new Set([...this.algorithms, ...alsoHash])], size);
+      hasher = createStreamHasher(this.payloadAlgorithms(alsoHash), size);
     } catch (error) {
       // a source left unread would hold its file (or connection) open
       content.destroy();
       throw error;
     }
-    let bytes = 0;
-    const hashing = new Transform({
-      highWaterMark: 1 << 20,
-      transform(chunk: Buffer, _encoding, callback) {
-        bytes += chunk.length;
-        hasher.update(chunk).then(() => callback(null, chunk), callback);
-      },
-    });
+    let bytes: number;
     try {
-      await this.streamEntry(path, content, hashing);
+      bytes = await this.streamEntry(path, content, (chunk) => hasher.update(chunk), size);
     } catch (error) {
       hasher.drop();
       throw error;
     }
-    const digests = this.record(path, hasher.digest(), bytes, size);
-    // the caller awaits it; a failure meanwhile must not go unhandled
-    digests.catch(() => undefined);
-    return { digests };
+    return {
+      digests: this.record(
+        path,
+        hasher.digest().then((hashes) => ({ hashes, bytes })),
+        size,
+      ),
+    };
   }
 
   /**
-   * Puts a streamed file into the manifests once its digests come, after the files streamed before it. A
-   * file that failed (short, or its hashing failed) fails the zip, as a failed entry does.
+   * Whether copyPayloadFile takes the payload file `relativePath`: the zip is written to a file (where a
+   * hashing thread can write too), and the file is stored there (not a text file, which is deflated).
+   */
+  takesCopy(relativePath: string): boolean {
+    return this.zip.takesReservations && !looksLikeText(relativePath);
+  }
+
+  /**
+   * As streamPayloadFile, for a file of `size` bytes on this machine's disk, which `copyInto` copies into its
+   * entry on a hashing thread, digesting it and computing its CRC-32 there: resolves as soon as the entry is
+   * laid out in the zip, so that the next file is copied beside it on another thread. Only where takesCopy.
+   */
+  async copyPayloadFile(
+    relativePath: string,
+    size: number,
+    copyInto: CopyIntoEntry,
+    alsoHash: readonly string[] = [],
+  ): Promise<{ digests: Promise<Record<string, string>> }> {
+    this.checkReady();
+    const path = this.claim(`data/${checkedRelativePath(relativePath, 'payload path')}`);
+    let reserved;
+    try {
+      reserved = await this.zip.reserve(this.root + path, size);
+    } catch (error) {
+      this.fail(error as Error);
+      throw error;
+    }
+    const copied = copyInto(
+      { zip: reserved.path, at: reserved.dataStart },
+      this.payloadAlgorithms(alsoHash),
+    ).then(async ({ copied: hashes, length, crc32 }) => {
+      // a short file's entry is left incomplete: record() fails it, and the zip with it
+      if (length === size && !this.failure) await reserved.complete(crc32!);
+      return { hashes, bytes: length };
+    });
+    return { digests: this.record(path, copied, size) };
+  }
+
+  private payloadAlgorithms(alsoHash: readonly string[]): string[] {
+    return [...new Set([...this.algorithms, ...alsoHash])];
+  }
+
+  /**
+   * Puts a file into the manifests once its digests come, after the files added before it. A file that failed
+   * (short, or its hashing or copy failed) fails the zip, as a failed entry does. The caller awaits what this
+   * returns; a failure meanwhile is not left unhandled.
    */
   private record(
     path: string,
-    digest: Promise<Record<string, string>>,
-    bytes: number,
+    done: Promise<{ hashes: Record<string, string>; bytes: number }>,
     size: number | undefined,
   ): Promise<Record<string, string>> {
+    // awaited below once the files before it are recorded; failing earlier, it is not left unhandled
+    done.catch(() => undefined);
     const recording = this.recorded.then(async () => {
-      const hashes = await digest;
+      const { hashes, bytes } = await done;
       if (size !== undefined && bytes !== size)
         throw new Error(`${path}: the source gave ${bytes} bytes where ${size} were announced`);
       // aborted while the digest came: the manifests are gone
@@ -207,6 +235,7 @@ export class BagZipWriter {
       return hashes;
     });
     this.recorded = recording.catch((error: Error) => this.fail(error));
+    recording.catch(() => undefined);
     return recording;
   }
 
@@ -216,8 +245,12 @@ export class BagZipWriter {
     const path = this.claim(
       `data/${checkedRelativePath(relativePath.replace(/\/$/, ''), 'payload directory')}`,
     );
-    // archiver makes a directory entry of a name ending in '/'
-    await this.append(Buffer.alloc(0), { name: `${this.root}${path}/` });
+    try {
+      await this.zip.addDirectory(`${this.root}${path}/`);
+    } catch (error) {
+      this.fail(error as Error);
+      throw error;
+    }
   }
 
   /**
@@ -249,59 +282,63 @@ export class BagZipWriter {
     const tagFiles = [...this.tagFiles];
     for (const algorithm of this.algorithms)
       await this.appendTagFile(`tagmanifest-${algorithm}.txt`, manifest(tagFiles, algorithm));
-    await this.archive.finalize();
-    await this.written;
-    this.centralDirectory.close();
+    this.checkReady();
+    try {
+      await this.zip.finish();
+    } catch (error) {
+      this.fail(error as Error);
+      throw error;
+    }
     await this.manifests.remove();
   }
 
   /** Stops writing (a cancelled job): the zip is left incomplete, and removed when the writer made the file. */
   async abort(): Promise<void> {
     this.fail(new Error('The bag zip was aborted'));
-    await this.written.catch(() => undefined);
-    this.centralDirectory.close();
     await this.manifests.remove();
     if (this.ownedPath !== null) await rm(this.ownedPath, { force: true });
   }
 
   /** The zip can't be completed: it stops, and whatever waits on it or comes later fails with `error`. */
   private fail(error: Error): void {
-    this.failure ??= error;
-    this.archive.destroy(this.failure);
+    if (this.failure) return;
+    this.failure = error;
+    // Without the error: the zip listens for the source's errors only once the entries before it are laid
+    // out, and an error nobody listens for crashes the process (a worker died so); its entry fails all the same
+    this.current?.destroy();
+    this.zip.abort(error);
   }
 
   private checkReady(): void {
-    // a file piped into a dead archive would wait for ever
+    // a file streamed into a dead zip would wait for ever
     if (this.failure) throw this.failure;
     if (this.current) throw new Error('A file was added before the previous one had gone into the zip');
   }
 
   /**
-   * Streams `content` into the zip entry `path` through `through`; resolves once archiver has written the
-   * entry. The stream's end alone is not enough: a small file then still sits in `through`'s buffer, and the
-   * next files would queue up inside archiver, each with its streams, without bound. A failed entry fails the
-   * zip: archiver never finishes an entry whose source failed, and would hold every later one behind it.
+   * Streams `content` into the zip entry `path`, showing each chunk to `each`; the count of its bytes, once
+   * the entry is written. A failed entry fails the zip: it is left incomplete, and the entries after it would
+   * have no place to go.
    */
-  private async streamEntry(path: string, content: Readable, through: Transform): Promise<void> {
-    this.current = through;
+  private async streamEntry(
+    path: string,
+    content: Readable,
+    each: (chunk: Buffer) => unknown,
+    size?: number,
+  ): Promise<number> {
+    this.current = content;
     try {
-      await Promise.all([
-        pipeInto(content, through),
-        this.append(through, { name: this.root + path, store: !looksLikeText(path) }),
-      ]);
+      return await this.zip.addStream(this.root + path, content, {
+        deflate: looksLikeText(path),
+        size,
+        each,
+      });
     } catch (error) {
       this.fail(error as Error);
       throw error;
     } finally {
       this.current = null;
     }
-  }
-
-  /** Hands an entry to archiver; resolves once archiver has written it. */
-  private append(source: Readable | Buffer, entry: archiver.ZipEntryData): Promise<void> {
-    const written = new Promise<void>((resolve, reject) => this.unwritten.push({ resolve, reject }));
-    this.archive.append(source, entry);
-    return written;
   }
 
   private claim(path: string): string {
@@ -315,13 +352,11 @@ export class BagZipWriter {
     this.checkReady();
     const path = this.claim(name);
     const hasher = createMultiHasher(this.algorithms);
-    const hashing = new Transform({
-      transform(chunk: Buffer, _encoding, callback) {
-        hasher.update(chunk);
-        callback(null, chunk);
-      },
-    });
-    await this.streamEntry(path, typeof content === 'string' ? Readable.from([content]) : content, hashing);
+    await this.streamEntry(
+      path,
+      typeof content === 'string' ? Readable.from([Buffer.from(content)]) : content,
+      (chunk) => hasher.update(chunk),
+    );
     this.tagFiles.push({ path, hashes: hasher.digest() });
   }
 }

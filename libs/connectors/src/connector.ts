@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { CopiedFile, CopyTarget } from '@app/fixity';
+import type { CopiedFile, CopyTarget, EntryTarget } from '@app/fixity';
 import type { UpstreamSettings } from './http/upstream.settings';
 
 /**
@@ -89,9 +89,9 @@ export interface RemoteFile {
    * For a file on this machine's disk (the filesystem): its bytes copied into the new file `target` on the
    * hashing threads (copyFile), never through the job's streams, with the digests of the bytes copied for each
    * of `algorithms` and of the file as stored. A writer of local files uses it instead of open() (see
-   * IncomingFile.copyInto).
+   * IncomingFile.copyInto), and so does a download's zip for an entry laid out ahead (an EntryTarget).
    */
-  copyInto?: (target: CopyTarget, algorithms: readonly string[]) => Promise<CopiedFile>;
+  copyInto?: (target: CopyTarget | EntryTarget, algorithms: readonly string[]) => Promise<CopiedFile>;
 }
 
 /** A folder met while walking a resource (so that empty folders survive a download). */

@@ -14,10 +14,25 @@ export interface CopyTarget {
   renameTo?: string;
 }
 
-/** What a copy computed: the digests of the bytes it copied, and of the file as stored (read back). */
+/**
+ * The data of a zip entry laid out ahead of it (ZipWriter.reserve), which a copy writes in place at `at` of the
+ * existing file `zip`, computing the entry's CRC-32 beside its digests. Not read back: the zip's readers check
+ * the CRC-32.
+ */
+export interface EntryTarget {
+  zip: string;
+  at: number;
+}
+
+/**
+ * What a copy computed: the digests of the bytes it copied, and of the file as stored (read back); how many
+ * bytes it copied (fewer than asked where the source ends first), and for an EntryTarget their CRC-32.
+ */
 export interface CopiedFile {
   copied: Record<string, string>;
   stored: Record<string, string>;
+  length: number;
+  crc32?: number;
 }
 
 /**
@@ -30,8 +45,8 @@ interface Request {
   family: 'file';
   id: number;
   path?: string;
-  copy?: { from: number; to?: number; length: number; progress?: SharedArrayBuffer };
-  copyFile?: { from: string; length: number; to: CopyTarget };
+  copy?: { from: number; to?: number; at?: number; length: number; progress?: SharedArrayBuffer };
+  copyFile?: { from: string; length: number; to: CopyTarget | EntryTarget };
   follow?: { fd: number; progress: SharedArrayBuffer };
   algorithms: string[];
   range?: ByteRange;
@@ -43,6 +58,9 @@ interface Reply {
   digests?: Record<string, string>;
   /** a copyFile's digests of the file read back */
   stored?: Record<string, string>;
+  /** a copyFile's count of bytes copied, and into an EntryTarget their CRC-32 */
+  length?: number;
+  crc32?: number;
   /** a system call's failure keeps its code and call, so that it is reported as one (failureOf) */
   error?: { message: string; code?: string; syscall?: string };
 }
@@ -62,22 +80,26 @@ type ProgressLayout = typeof PROGRESS;
  * hashing use separate cores. A copy writes each chunk on into the other file as well, and tells a read-back of
  * that file how far it has written.
  */
-function hashFilesOnThread({ port, crypto, fs, chunks }: ThreadModules, layout: ProgressLayout): void {
-  // the source's open file is read from its start; what it holds beyond `length` is left
+function hashFilesOnThread({ port, crypto, fs, zlib, chunks }: ThreadModules, layout: ProgressLayout): void {
+  // the source's open file is read from its start; what it holds beyond `length` is left. Written at `at`: a
+  // zip entry's data, whose CRC-32 is computed beside its digests.
   const copy = (
-    { from, to, length, progress }: NonNullable<Request['copy']>,
+    { from, to, at, length, progress }: NonNullable<Request['copy']>,
     hash: (chunk: Buffer) => void,
-  ) => {
+  ): Pick<Reply, 'length' | 'crc32'> => {
     const shared = progress && new BigInt64Array(progress);
-    let written = 0;
-    chunks.read(from, 0, length, (chunk) => {
+    let [written, crc32] = [0, at === undefined ? undefined : 0];
+    const read = chunks.read(from, 0, length, (chunk) => {
       hash(chunk);
-      if (to !== undefined) chunks.writeAll(to, chunk);
+      if (crc32 !== undefined) crc32 = zlib.crc32(chunk, crc32);
+      if (to !== undefined) chunks.writeAll(to, chunk, at === undefined ? null : at + written);
+      written += chunk.length;
       if (!shared) return;
-      Atomics.store(shared, layout.written, BigInt((written += chunk.length)));
+      Atomics.store(shared, layout.written, BigInt(written));
       Atomics.add(shared, layout.changes, 1n);
       Atomics.notify(shared, layout.changes);
     });
+    return { length: read, crc32 };
   };
   const digestsOf = (hashes: Crypto.Hash[], algorithms: readonly string[]) =>
     Object.fromEntries(hashes.map((each, i) => [algorithms[i], each.digest('hex')]));
@@ -88,11 +110,13 @@ function hashFilesOnThread({ port, crypto, fs, chunks }: ThreadModules, layout: 
   ) => {
     // O_NOFOLLOW: a source swapped for a symlink since it was listed is refused, not followed
     const source = fs.openSync(from, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
-    const readBack = to.readBack.map((algorithm) => crypto.createHash(algorithm));
+    const [file, entry] = 'zip' in to ? [null, to] : [to, null];
+    const readBack = (file?.readBack ?? []).map((algorithm) => crypto.createHash(algorithm));
     let target: number | undefined;
+    let copied: Pick<Reply, 'length' | 'crc32'>;
     try {
-      target = fs.openSync(to.path, 'wx+', 0o644);
-      copy({ from: source, to: target, length }, hash);
+      target = entry ? fs.openSync(entry.zip, 'r+') : fs.openSync(file.path, 'wx+', 0o644);
+      copied = copy({ from: source, to: target, at: entry?.at, length }, hash);
       // read through the open file written: what it holds, whatever became of its name meanwhile
       if (readBack.length > 0)
         chunks.read(target, 0, Infinity, (chunk) => readBack.forEach((each) => each.update(chunk)));
@@ -100,17 +124,15 @@ function hashFilesOnThread({ port, crypto, fs, chunks }: ThreadModules, layout: 
       fs.closeSync(source);
       if (target !== undefined) fs.closeSync(target);
     }
-    if (to.renameTo !== undefined) fs.renameSync(to.path, to.renameTo);
-    return digestsOf(readBack, to.readBack);
+    if (file?.renameTo !== undefined) fs.renameSync(file.path, file.renameTo);
+    return { ...copied, stored: digestsOf(readBack, file?.readBack ?? []) };
   };
   const run = ({ path, copy: copying, copyFile: copyingFile, algorithms, range }: Request): Reply => {
     const hashes = algorithms.map((algorithm) => crypto.createHash(algorithm));
     const hash = (chunk: Buffer) => hashes.forEach((each) => each.update(chunk));
-    let stored: Record<string, string> | undefined;
-    if (copyingFile) stored = copyFile(copyingFile, hash);
-    else if (copying) copy(copying, hash);
-    else chunks.readFile(path!, range, hash);
-    return { family: 'file', id: 0, digests: digestsOf(hashes, algorithms), stored };
+    if (!copyingFile && !copying) chunks.readFile(path!, range, hash);
+    const copied = copyingFile ? copyFile(copyingFile, hash) : copying && copy(copying, hash);
+    return { family: 'file', id: 0, digests: digestsOf(hashes, algorithms), ...copied };
   };
   port.on('message', (message: Request | { family: 'stream' }) => {
     if (message.family !== 'file' || message.follow) return;
@@ -167,8 +189,8 @@ function readBackOnThread({ port, crypto, chunks }: ThreadModules, layout: Progr
   });
 }
 
-/** What a request to a hashing thread computed: its digests, and a copyFile's of the file read back. */
-type Answer = Required<Pick<Reply, 'digests'>> & Pick<Reply, 'stored'>;
+/** What a request to a hashing thread computed: its digests, and what a copyFile found. */
+type Answer = Required<Pick<Reply, 'digests'>> & Pick<Reply, 'stored' | 'length' | 'crc32'>;
 
 /** The files being hashed or copied on the hashing threads, by request id. */
 class HashPool {
@@ -195,12 +217,12 @@ class HashPool {
     });
   }
 
-  reply({ id, digests, stored, error }: Reply, thread: HashingThread): void {
+  reply({ id, digests, stored, length, crc32, error }: Reply, thread: HashingThread): void {
     const request = this.pending.get(id);
     if (!request) return;
     this.pending.delete(id);
     thread.release();
-    if (digests) request.resolve({ digests, stored });
+    if (digests) request.resolve({ digests, stored, length, crc32 });
     else
       request.reject(
         Object.assign(new Error(error?.message ?? 'hashing failed'), {
@@ -300,15 +322,23 @@ export const SEPARATE_SOURCE_DIGEST_FROM = 32 << 20;
 export async function copyFile(
   from: string,
   length: number,
-  target: CopyTarget,
+  target: CopyTarget | EntryTarget,
   algorithms: readonly string[],
 ): Promise<CopiedFile> {
-  if (target.readBack.length === 0 || length < SEPARATE_SOURCE_DIGEST_FROM || hashingThreads.count < 2) {
-    const { digests, stored } = await pool.run({
-      copyFile: { from, length, to: { ...target, readBack: [...target.readBack] } },
-      algorithms: [...algorithms],
-    });
-    return { copied: digests, stored: stored ?? {} };
+  if (
+    'zip' in target ||
+    target.readBack.length === 0 ||
+    length < SEPARATE_SOURCE_DIGEST_FROM ||
+    hashingThreads.count < 2
+  ) {
+    const to = 'zip' in target ? { ...target } : { ...target, readBack: [...target.readBack] };
+    const answer = await pool.run({ copyFile: { from, length, to }, algorithms: [...algorithms] });
+    return {
+      copied: answer.digests,
+      stored: answer.stored ?? {},
+      length: answer.length!,
+      crc32: answer.crc32,
+    };
   }
   return copyBigFile(from, length, target, algorithms);
 }
@@ -327,7 +357,7 @@ async function copyBigFile(
     const readBack = new ReadBack(stored.fd, target.readBack);
     let copied: CopiedFile;
     try {
-      copied = { copied: await copySpread(source.fd, stored.fd, length, algorithms, readBack), stored: {} };
+      copied = { ...(await copySpread(source.fd, stored.fd, length, algorithms, readBack)), stored: {} };
       copied.stored = await readBack.end();
     } catch (error) {
       // the reader stops before the file it reads is closed
@@ -356,7 +386,7 @@ async function copySpread(
   length: number,
   algorithms: readonly string[],
   readBack: ReadBack,
-): Promise<Record<string, string>> {
+): Promise<Pick<CopiedFile, 'copied' | 'length'>> {
   const copier = pool.pick(readBack.thread);
   const copying = pool.run(
     { copy: { from, to, length, progress: readBack.progress }, algorithms: [] },
@@ -367,5 +397,5 @@ async function copySpread(
   const [copied, digested] = await Promise.allSettled([copying, digesting]);
   if (copied.status === 'rejected') throw copied.reason;
   if (digested.status === 'rejected') throw digested.reason;
-  return digested.value.digests;
+  return { copied: digested.value.digests, length: copied.value.length! };
 }

@@ -1,5 +1,6 @@
 import type * as Crypto from 'node:crypto';
 import type * as Fs from 'node:fs';
+import type * as Zlib from 'node:zlib';
 import { Worker, type MessagePort } from 'node:worker_threads';
 
 /** A part of a file: `length` bytes from `start` (a stored entry's data inside a zip). */
@@ -13,6 +14,7 @@ export interface ThreadModules {
   port: MessagePort;
   crypto: typeof Crypto;
   fs: typeof Fs;
+  zlib: typeof Zlib;
   chunks: FileChunks;
 }
 
@@ -22,8 +24,8 @@ export interface FileChunks {
   read(fd: number, position: number | null, length: number, each: (chunk: Buffer) => void): number;
   /** Reads the file at `path` (following links: a path the caller controls), whole or a `range` of it. */
   readFile(path: string, range: ByteRange | undefined, each: (chunk: Buffer) => void): void;
-  /** Writes the whole of `chunk` at `fd`'s position. */
-  writeAll(fd: number, chunk: Buffer): void;
+  /** Writes the whole of `chunk` at `fd`'s position, or from `position`. */
+  writeAll(fd: number, chunk: Buffer, position?: number | null): void;
 }
 
 /** The thread's FileChunks, made in the thread as a body is run there: it may use only its argument. */
@@ -54,8 +56,15 @@ function fileChunksOnThread(fs: typeof Fs): FileChunks {
         fs.closeSync(fd);
       }
     },
-    writeAll(fd, chunk) {
-      for (let written = 0; written < chunk.length;) written += fs.writeSync(fd, chunk, written);
+    writeAll(fd, chunk, position = null) {
+      for (let written = 0; written < chunk.length;)
+        written += fs.writeSync(
+          fd,
+          chunk,
+          written,
+          chunk.length - written,
+          position === null ? null : position + written,
+        );
     },
   };
 }
@@ -72,7 +81,7 @@ export type ThreadBody<Settings> = (modules: ThreadModules, settings: Settings) 
  */
 export function startHashingWorker(programs: { body: ThreadBody<unknown>; settings: unknown }[]): Worker {
   const modules =
-    "{ port: require('node:worker_threads').parentPort, crypto: require('node:crypto'), fs: require('node:fs') }";
+    "{ port: require('node:worker_threads').parentPort, crypto: require('node:crypto'), fs: require('node:fs'), zlib: require('node:zlib') }";
   const calls = programs.map(
     ({ body, settings }) => `(${body.toString()})(modules, ${JSON.stringify(settings) ?? 'undefined'});`,
   );

@@ -6,6 +6,7 @@ export {
   setHashThreads,
   type CopiedFile,
   type CopyTarget,
+  type EntryTarget,
 } from './hash-pool';
 export type { ByteRange } from './hashing-worker';
 export { createStreamHasher, digestStream, type StreamHasher } from './threaded-hasher';

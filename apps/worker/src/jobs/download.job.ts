@@ -163,25 +163,10 @@ export class DownloadJob implements JobHandler<'download'> {
     payloadPath: string,
     context: JobContext,
   ): Promise<ZippedFile> {
-    // Sources are opened and their checksums fetched concurrently; the zip takes one entry at a time.
-    const opening = entry.open();
-    const [fetched, stream] = await Promise.all([
-      entry.checksumsOfBytes ? null : entry.sourceHashes(zip.vouched),
-      opening,
-    ]).catch(async (error: unknown) => {
-      // an opened source the zip never gets would hold its file (or connection) open
-      (await opening.catch(() => null))?.destroy();
-      throw error;
-    });
-    // the zip's turn passes to the next file once this one's bytes are in; its digests come after
-    const { digests } = await zip.inTurn(() =>
-      zip.writer.streamPayloadFile(
-        payloadPath,
-        meter(stream, (chunk) => context.addBytes(chunk.length)),
-        entry.size,
-        zip.vouched,
-      ),
-    );
+    const { fetched, digests } =
+      entry.copyInto && zip.writer.takesCopy(payloadPath)
+        ? await copyIntoZip(zip, entry, entry.copyInto, payloadPath, context)
+        : await streamIntoZip(zip, entry, payloadPath, context);
     const hashes = await digests;
     const sourceHashes = fetched ?? checksumsOfBytes(zip.vouched, hashes);
     const check = compareChecksums(
@@ -216,6 +201,64 @@ interface DownloadZip {
   entriesFile: string;
   entries: JsonLinesWriter<FtsFileEntry>;
   inTurn: <T>(work: () => Promise<T>) => Promise<T>;
+}
+
+/** A file put into the zip: the checksums its target keeps (null: taken from the bytes), and its digests to come. */
+interface Putting {
+  fetched: Record<string, string> | null;
+  digests: Promise<Record<string, string>>;
+}
+
+/**
+ * A file streamed into the zip. Sources are opened and their checksums fetched concurrently; the zip takes one
+ * entry at a time, its turn passing to the next file once this one's bytes are in.
+ */
+async function streamIntoZip(
+  zip: DownloadZip,
+  entry: RemoteFile,
+  payloadPath: string,
+  context: JobContext,
+): Promise<Putting> {
+  const opening = entry.open();
+  const [fetched, stream] = await Promise.all([
+    entry.checksumsOfBytes ? null : entry.sourceHashes(zip.vouched),
+    opening,
+  ]).catch(async (error: unknown) => {
+    // an opened source the zip never gets would hold its file (or connection) open
+    (await opening.catch(() => null))?.destroy();
+    throw error;
+  });
+  const { digests } = await zip.inTurn(() =>
+    zip.writer.streamPayloadFile(
+      payloadPath,
+      meter(stream, (chunk) => context.addBytes(chunk.length)),
+      entry.size,
+      zip.vouched,
+    ),
+  );
+  return { fetched, digests };
+}
+
+/**
+ * A file on this machine's disk, copied into its entry by a hashing thread (BagZipWriter.copyPayloadFile):
+ * the zip's turn passes on once its entry is laid out, so the next file is copied beside it.
+ */
+async function copyIntoZip(
+  zip: DownloadZip,
+  entry: RemoteFile,
+  copyInto: NonNullable<RemoteFile['copyInto']>,
+  payloadPath: string,
+  context: JobContext,
+): Promise<Putting> {
+  const fetched = entry.checksumsOfBytes ? null : await entry.sourceHashes(zip.vouched);
+  const { digests } = await zip.inTurn(() =>
+    zip.writer.copyPayloadFile(payloadPath, entry.size, copyInto, zip.vouched),
+  );
+  const counted = digests.then((hashes) => {
+    context.addBytes(entry.size);
+    return hashes;
+  });
+  return { fetched, digests: counted };
 }
 
 /** A file an earlier run zipped and checkpointed, copied from its partial zip; null when there is none. */

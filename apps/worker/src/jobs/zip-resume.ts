@@ -10,8 +10,8 @@ export interface EarlierEntry {
 }
 
 /**
- * The partial zips of one run's download. A run resumed after its worker died cannot append to the zip it
- * was writing (the zip writer keeps its central directory in memory), so it writes a new one, numbered
+ * The partial zips of one run's download. A run resumed after its worker died does not append to the zip it
+ * was writing (it has no central directory, and entries being filled may be incomplete), so it writes a new one, numbered
  * after the earlier ones, and copies the files they already hold from disk instead of fetching them from the
  * target again.
  */

@@ -1,3 +1,4 @@
+import './native-crc32';
 import { Readable } from 'node:stream';
 import archiver from 'archiver';
 import type { IncomingFile } from '../connector';

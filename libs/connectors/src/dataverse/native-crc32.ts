@@ -4,9 +4,8 @@ import { crc32 } from 'node:zlib';
 import crc32Js = require('crc-32');
 
 /**
- * archiver (through zip-stream, compress-commons and crc32-stream) computes every zip entry's CRC-32 with the
- * `crc-32` package, in JavaScript: a tenth of a download's main-thread time in a profile of 1 MiB files.
- * Node's zlib.crc32 computes the same value natively, several times faster (bench/). The packages call
+ * archiver (through zip-stream, compress-commons and crc32-stream), which makes a Dataverse upload's zip,
+ * computes every zip entry's CRC-32 with the `crc-32` package, in JavaScript. Node's zlib.crc32 computes the same value natively, several times faster (bench/). The packages call
  * `buf` on the module object each time, so replacing it there reaches them all. crc-32 answers a signed
  * 32-bit value, zlib an unsigned one; the seed is the previous value in either form.
  */

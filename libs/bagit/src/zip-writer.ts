@@ -1,0 +1,440 @@
+import { close as closeFd, closeSync, openSync, readSync, write, writeSync } from 'node:fs';
+import type { Readable, Writable } from 'node:stream';
+import { finished, pipeline } from 'node:stream/promises';
+import { promisify } from 'node:util';
+import { crc32, createDeflateRaw } from 'node:zlib';
+
+const writeAt = promisify(write);
+const closeAsync = promisify(closeFd);
+
+const MAX32 = 0xffffffff;
+const MAX16 = 0xffff;
+/**
+ * A streamed entry announced from this size on gets ZIP64 sizes from its local header on: deflating
+ * incompressible bytes adds a little, so an entry a little under 4 GiB may end up over it.
+ */
+const ZIP64_STREAM_FROM = 0xf0000000;
+const UTF8_NAMES = 0x0800;
+const USES_DATA_DESCRIPTOR = 0x0008;
+const STORED = 0;
+const DEFLATED = 8;
+/** made by: Unix (for the file modes in the external attributes), version 4.5 (ZIP64) */
+const MADE_BY = (3 << 8) | 45;
+const FILE_MODE = (0o100644 << 16) >>> 0;
+const DIRECTORY_MODE = ((0o40755 << 16) | 0x10) >>> 0;
+/** Central records are spilled to their file in batches of about this size. */
+const BATCH_BYTES = 1 << 16;
+
+/** One entry's fields, as its local header and its central record give them. */
+interface EntryFields {
+  name: Buffer;
+  flags: number;
+  method: number;
+  crc: number;
+  size: number;
+  compressedSize: number;
+  /** where its local header starts */
+  offset: number;
+  directory: boolean;
+}
+
+/** Where the zip's bytes go: a file, written at any position, or a stream, written in order. */
+interface ZipSink {
+  /** a file: entries reserved here may be filled by another thread through its own file descriptor */
+  readonly path: string | null;
+  write(bytes: Buffer, position: number): Promise<void>;
+  close(): Promise<void>;
+  destroy(error: Error): void;
+}
+
+/** An entry laid out ahead of its data, which someone else writes at `dataStart` of the file `path`. */
+export interface ReservedEntry {
+  path: string;
+  dataStart: number;
+  /** Writes the entry's local header, once all its data is there: the entry is complete from then on. */
+  complete(crc: number): Promise<void>;
+}
+
+/**
+ * A zip file's layout, written by hand rather than by archiver: archiver's chain of streams per entry (archiver,
+ * zip-stream, compress-commons, crc32-stream) took about 0.5 CPU s of the main thread per 1,024 entries, and it
+ * can only take an entry's bytes through itself. Here a stored entry of known size can be reserved (local
+ * header and data) and filled by a hashing thread, writing into the file at its place, while the next entries
+ * are laid out after it. A reserved entry's local header is written once its data is complete, so that a partial
+ * zip's walk (completeZipEntries) stops before an incomplete one. A streamed entry (unknown bytes to
+ * deflate, or any entry of a stream output) is written in order: its local header, its data, and a data
+ * descriptor with its CRC-32 and sizes. The central directory waits in a file until finish(). ZIP64 records
+ * are used where sizes, offsets or the count need them.
+ */
+export class ZipWriter {
+  private readonly sink: ZipSink;
+  private readonly central: SpilledRecords;
+  private readonly time: number;
+  private readonly date: number;
+  /** where the next entry starts */
+  private offset = 0;
+  /** settles once the entries added so far are laid out: a streamed entry's end is known once it is written */
+  private laidOut: Promise<unknown> = Promise.resolve();
+
+  constructor(output: Writable | string, centralDirectoryPath: string) {
+    this.sink = typeof output === 'string' ? fileSink(output) : streamSink(output);
+    this.central = new SpilledRecords(centralDirectoryPath);
+    const now = new Date();
+    this.time = (now.getHours() << 11) | (now.getMinutes() << 5) | (now.getSeconds() >> 1);
+    this.date = ((now.getFullYear() - 1980) << 9) | ((now.getMonth() + 1) << 5) | now.getDate();
+  }
+
+  /** Whether entries may be reserved for others to fill: the output is a file. */
+  get takesReservations(): boolean {
+    return this.sink.path !== null;
+  }
+
+  addDirectory(name: string): Promise<void> {
+    return this.inTurn(async () => {
+      const entry = this.fields(name, 0, STORED, true);
+      this.offset += 30 + entry.name.length;
+      await this.sink.write(this.localHeader(entry, false), entry.offset);
+      this.central.add(this.centralRecord(entry));
+    });
+  }
+
+  /**
+   * Streams `content` into the entry `name` (deflated or stored), showing each chunk to `each` first (which
+   * may hold the next chunk back by returning a promise); resolves with the count of bytes read once the
+   * entry is written.
+   */
+  addStream(
+    name: string,
+    content: Readable,
+    options: { deflate: boolean; size?: number; each?: (chunk: Buffer) => unknown },
+  ): Promise<number> {
+    return this.inTurn(() => this.writeStream(name, content, options));
+  }
+
+  private async writeStream(
+    name: string,
+    content: Readable,
+    options: { deflate: boolean; size?: number; each?: (chunk: Buffer) => unknown },
+  ): Promise<number> {
+    const entry = this.fields(name, USES_DATA_DESCRIPTOR, options.deflate ? DEFLATED : STORED, false);
+    const zip64 = options.size !== undefined && options.size >= ZIP64_STREAM_FROM;
+    const header = this.localHeader(entry, zip64);
+    await this.sink.write(header, entry.offset);
+    const dataStart = entry.offset + header.length;
+    let position = dataStart;
+    const sink = this.sink;
+    const writeOut = async (chunks: AsyncIterable<Buffer>) => {
+      for await (const chunk of chunks) {
+        await sink.write(chunk, position);
+        position += chunk.length;
+      }
+    };
+    const seen = async function* (chunks: AsyncIterable<Buffer>) {
+      for await (const chunk of chunks) {
+        entry.crc = crc32(chunk, entry.crc);
+        entry.size += chunk.length;
+        await options.each?.(chunk);
+        yield chunk;
+      }
+    };
+    if (options.deflate) await pipeline(content, seen, createDeflateRaw({ level: 1 }), writeOut);
+    else await writeOut(seen(content));
+    entry.compressedSize = position - dataStart;
+    const descriptor = dataDescriptor(entry, zip64);
+    await this.sink.write(descriptor, position);
+    this.offset = position + descriptor.length;
+    this.central.add(this.centralRecord(entry));
+    return entry.size;
+  }
+
+  /**
+   * Lays out a stored entry of `size` bytes for someone else to write into the file (takesReservations);
+   * resolves once the entries before it are laid out.
+   */
+  reserve(name: string, size: number): Promise<ReservedEntry> {
+    return this.inTurn(async () => this.reserveNext(name, size));
+  }
+
+  private reserveNext(name: string, size: number): ReservedEntry {
+    if (this.sink.path === null) throw new Error('Only a zip written to a file takes reserved entries');
+    const entry = this.fields(name, 0, STORED, false);
+    entry.size = entry.compressedSize = size;
+    const zip64 = size >= MAX32;
+    const headerLength = 30 + entry.name.length + (zip64 ? 20 : 0);
+    this.offset += headerLength + size;
+    return {
+      path: this.sink.path,
+      dataStart: entry.offset + headerLength,
+      complete: async (crc) => {
+        entry.crc = crc;
+        await this.sink.write(this.localHeader(entry, zip64), entry.offset);
+        this.central.add(this.centralRecord(entry));
+      },
+    };
+  }
+
+  /**
+   * Writes the central directory and the end records after every entry; resolves once the output has all.
+   * Every reserved entry must be complete.
+   */
+  async finish(): Promise<void> {
+    await this.laidOut;
+    const start = this.offset;
+    const length = await this.central.copyTo(this.sink, start);
+    const count = this.central.count;
+    const ends: Buffer[] = [];
+    if (count >= MAX16 || start >= MAX32 || length >= MAX32)
+      ends.push(zip64End(count, start, length), zip64Locator(start + length));
+    ends.push(end(count, start, length));
+    await this.sink.write(Buffer.concat(ends), start + length);
+    this.central.close();
+    await this.sink.close();
+  }
+
+  /** Stops: the output is closed (a stream destroyed with `error`), the central directory's file left. */
+  abort(error: Error): void {
+    this.central.close();
+    this.sink.destroy(error);
+  }
+
+  /** Runs `work` once the entries added before are laid out; a failed one fails those after it. */
+  private inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.laidOut.then(work);
+    this.laidOut = result;
+    // the next entry in turn rejects too; whoever added this one sees the failure
+    result.catch(() => undefined);
+    return result;
+  }
+
+  /** A new entry at the current end of the layout. */
+  private fields(name: string, flags: number, method: number, directory: boolean): EntryFields {
+    const bytes = Buffer.from(name);
+    if (bytes.length > MAX16) throw new Error(`The zip entry name ${name.slice(0, 80)}... is too long`);
+    return {
+      name: bytes,
+      flags: flags | UTF8_NAMES,
+      method,
+      crc: 0,
+      size: 0,
+      compressedSize: 0,
+      offset: this.offset,
+      directory,
+    };
+  }
+
+  /** With `zip64`, both sizes are in a ZIP64 extra field (zero for an entry with a data descriptor). */
+  private localHeader(entry: EntryFields, zip64: boolean): Buffer {
+    const header = Buffer.alloc(30 + entry.name.length + (zip64 ? 20 : 0));
+    header.writeUInt32LE(0x04034b50, 0);
+    header.writeUInt16LE(zip64 ? 45 : 20, 4);
+    header.writeUInt16LE(entry.flags, 6);
+    header.writeUInt16LE(entry.method, 8);
+    header.writeUInt16LE(this.time, 10);
+    header.writeUInt16LE(this.date, 12);
+    const descriptor = (entry.flags & USES_DATA_DESCRIPTOR) !== 0;
+    header.writeUInt32LE(descriptor ? 0 : entry.crc, 14);
+    header.writeUInt32LE(zip64 ? MAX32 : descriptor ? 0 : entry.compressedSize, 18);
+    header.writeUInt32LE(zip64 ? MAX32 : descriptor ? 0 : entry.size, 22);
+    header.writeUInt16LE(entry.name.length, 26);
+    header.writeUInt16LE(zip64 ? 20 : 0, 28);
+    entry.name.copy(header, 30);
+    if (zip64) {
+      const extra = 30 + entry.name.length;
+      header.writeUInt16LE(0x0001, extra);
+      header.writeUInt16LE(16, extra + 2);
+      header.writeBigUInt64LE(BigInt(descriptor ? 0 : entry.size), extra + 4);
+      header.writeBigUInt64LE(BigInt(descriptor ? 0 : entry.compressedSize), extra + 12);
+    }
+    return header;
+  }
+
+  /** The sizes and offset past 32 bits go in a ZIP64 extra field, in the order the format sets. */
+  private centralRecord(entry: EntryFields): Buffer {
+    const wide = [entry.size, entry.compressedSize, entry.offset].filter((value) => value >= MAX32);
+    const extraLength = wide.length > 0 ? 4 + 8 * wide.length : 0;
+    const record = Buffer.alloc(46 + entry.name.length + extraLength);
+    record.writeUInt32LE(0x02014b50, 0);
+    record.writeUInt16LE(MADE_BY, 4);
+    record.writeUInt16LE(wide.length > 0 ? 45 : 20, 6);
+    record.writeUInt16LE(entry.flags, 8);
+    record.writeUInt16LE(entry.method, 10);
+    record.writeUInt16LE(this.time, 12);
+    record.writeUInt16LE(this.date, 14);
+    record.writeUInt32LE(entry.crc, 16);
+    record.writeUInt32LE(Math.min(entry.compressedSize, MAX32), 20);
+    record.writeUInt32LE(Math.min(entry.size, MAX32), 24);
+    record.writeUInt16LE(entry.name.length, 28);
+    record.writeUInt16LE(extraLength, 30);
+    record.writeUInt32LE(entry.directory ? DIRECTORY_MODE : FILE_MODE, 38);
+    record.writeUInt32LE(Math.min(entry.offset, MAX32), 42);
+    entry.name.copy(record, 46);
+    if (wide.length > 0) {
+      const extra = 46 + entry.name.length;
+      record.writeUInt16LE(0x0001, extra);
+      record.writeUInt16LE(8 * wide.length, extra + 2);
+      wide.forEach((value, i) => record.writeBigUInt64LE(BigInt(value), extra + 4 + 8 * i));
+    }
+    return record;
+  }
+}
+
+/** 64-bit sizes when either size needs them or the local header announced ZIP64. */
+function dataDescriptor(entry: EntryFields, zip64: boolean): Buffer {
+  const wide = zip64 || entry.size >= MAX32 || entry.compressedSize >= MAX32;
+  const descriptor = Buffer.alloc(wide ? 24 : 16);
+  descriptor.writeUInt32LE(0x08074b50, 0);
+  descriptor.writeUInt32LE(entry.crc, 4);
+  if (wide) {
+    descriptor.writeBigUInt64LE(BigInt(entry.compressedSize), 8);
+    descriptor.writeBigUInt64LE(BigInt(entry.size), 16);
+  } else {
+    descriptor.writeUInt32LE(entry.compressedSize, 8);
+    descriptor.writeUInt32LE(entry.size, 12);
+  }
+  return descriptor;
+}
+
+function zip64End(count: number, start: number, length: number): Buffer {
+  const record = Buffer.alloc(56);
+  record.writeUInt32LE(0x06064b50, 0);
+  record.writeBigUInt64LE(44n, 4);
+  record.writeUInt16LE(MADE_BY, 12);
+  record.writeUInt16LE(45, 14);
+  record.writeBigUInt64LE(BigInt(count), 24);
+  record.writeBigUInt64LE(BigInt(count), 32);
+  record.writeBigUInt64LE(BigInt(length), 40);
+  record.writeBigUInt64LE(BigInt(start), 48);
+  return record;
+}
+
+function zip64Locator(zip64EndOffset: number): Buffer {
+  const locator = Buffer.alloc(20);
+  locator.writeUInt32LE(0x07064b50, 0);
+  locator.writeBigUInt64LE(BigInt(zip64EndOffset), 8);
+  locator.writeUInt32LE(1, 16);
+  return locator;
+}
+
+function end(count: number, start: number, length: number): Buffer {
+  const record = Buffer.alloc(22);
+  record.writeUInt32LE(0x06054b50, 0);
+  record.writeUInt16LE(Math.min(count, MAX16), 8);
+  record.writeUInt16LE(Math.min(count, MAX16), 10);
+  record.writeUInt32LE(Math.min(length, MAX32), 12);
+  record.writeUInt32LE(Math.min(start, MAX32), 16);
+  return record;
+}
+
+/**
+ * A zip file on disk, created (or emptied) here and written at any position. Destroyed, it is closed once the
+ * writes under way have ended: a descriptor closed earlier may be reused by another file, which they would hit.
+ */
+function fileSink(path: string): ZipSink {
+  const fd = openSync(path, 'w');
+  const file = { open: true, writing: 0 };
+  const closeWhenIdle = () => {
+    if (file.writing === 0 && file.open) closeSync(fd);
+    if (file.writing === 0) file.open = false;
+  };
+  let destroyed = false;
+  return {
+    path,
+    async write(bytes, position) {
+      if (destroyed || !file.open) throw new Error('The zip was closed');
+      file.writing++;
+      try {
+        for (let done = 0; done < bytes.length;)
+          done += (await writeAt(fd, bytes, done, bytes.length - done, position + done)).bytesWritten;
+      } finally {
+        file.writing--;
+        if (destroyed) closeWhenIdle();
+      }
+    },
+    async close() {
+      file.open = false;
+      await closeAsync(fd);
+    },
+    destroy() {
+      destroyed = true;
+      closeWhenIdle();
+    },
+  };
+}
+
+/** A stream, written in order, each write awaiting its room (the stream's backpressure). */
+function streamSink(output: Writable): ZipSink {
+  let failure: Error | null = null;
+  output.on('error', (error) => (failure ??= error));
+  let written = 0;
+  return {
+    path: null,
+    async write(bytes, position) {
+      if (failure) throw failure;
+      if (position !== written) throw new Error('A zip written to a stream is written in order');
+      written += bytes.length;
+      if (!output.write(bytes)) await drained(output);
+    },
+    async close() {
+      output.end();
+      await finished(output);
+    },
+    destroy: (error) => output.destroy(error),
+  };
+}
+
+function drained(output: Writable): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const settle = (error?: Error) => {
+      output.off('drain', settle).off('error', settle).off('close', closed);
+      if (error) reject(error);
+      else resolve();
+    };
+    const closed = () => settle(new Error('The zip output closed before the zip was written'));
+    output.once('drain', settle).once('error', settle).once('close', closed);
+  });
+}
+
+/** The central directory's records, in a file until the end, so that memory does not grow with the entries. */
+class SpilledRecords {
+  count = 0;
+  private readonly fd: number;
+  private batch: Buffer[] = [];
+  private batchBytes = 0;
+  private open = true;
+
+  constructor(path: string) {
+    this.fd = openSync(path, 'w+');
+  }
+
+  add(record: Buffer): void {
+    this.batch.push(record);
+    this.batchBytes += record.length;
+    this.count++;
+    if (this.batchBytes >= BATCH_BYTES) this.flush();
+  }
+
+  /** Writes every record to `sink` from `position`; their length. */
+  async copyTo(sink: ZipSink, position: number): Promise<number> {
+    this.flush();
+    let length = 0;
+    for (;;) {
+      // a buffer of its own per chunk: a stream output may hold it until it is written
+      const chunk = Buffer.allocUnsafe(BATCH_BYTES);
+      const read = readSync(this.fd, chunk, 0, chunk.length, length);
+      if (read === 0) return length;
+      await sink.write(chunk.subarray(0, read), position + length);
+      length += read;
+    }
+  }
+
+  close(): void {
+    if (this.open) closeSync(this.fd);
+    this.open = false;
+  }
+
+  private flush(): void {
+    if (this.batchBytes > 0) writeSync(this.fd, Buffer.concat(this.batch, this.batchBytes));
+    this.batch = [];
+    this.batchBytes = 0;
+  }
+}
