@@ -144,6 +144,7 @@ describe('filesystem connector: writing', () => {
     expect(digests).toEqual({
       copied: { sha256, md5: createHash('md5').update(content).digest('hex') },
       stored: { sha256 },
+      length: content.length,
     });
 
     await rm(join(userDir, 'Src', 'b.txt'));

@@ -106,6 +106,7 @@ describe('fixity', () => {
         sha512: createHash('sha512').update(data).digest('hex'),
       },
       stored: { sha256: createHash('sha256').update(data).digest('hex') },
+      length: data.length,
     });
     expect(await copy('whole', bytes.length)).toEqual(digests(bytes));
     expect((await readFile(join(dir, 'whole'))).equals(bytes)).toBe(true);
@@ -120,6 +121,7 @@ describe('fixity', () => {
     expect(await copyFile(source, 10, { path: join(dir, 'unread'), readBack: [] }, [])).toEqual({
       copied: {},
       stored: {},
+      length: 10,
     });
     // never over a file, never through a symlink
     await expect(copy('whole', bytes.length)).rejects.toMatchObject({ code: 'EEXIST' });
@@ -147,6 +149,7 @@ describe('fixity', () => {
         expect(await copyReadBack(source, `copy-${size}`, size)).toEqual({
           copied: { md5: md5(part), sha256: sha256(part) },
           stored: { sha256: sha256(part) },
+          length: size,
         });
         expect((await readFile(join(dir, `copy-${size}`))).equals(part)).toBe(true);
       }
@@ -158,6 +161,7 @@ describe('fixity', () => {
         expect(await copyReadBack(source, 'one-thread', bytes.length)).toEqual({
           copied: { md5: md5(bytes), sha256: sha256(bytes) },
           stored: { sha256: sha256(bytes) },
+          length: bytes.length,
         });
       } finally {
         setHashThreads(2);
@@ -188,6 +192,7 @@ describe('fixity', () => {
       expect(await copying).toEqual({
         copied: { sha256: sha256(changed) },
         stored: { sha256: sha256(bytes) },
+        length,
       });
     });
   });

@@ -1,7 +1,7 @@
 import { completeZipEntries, openZip, openZipEntryAt } from '@app/archive';
 import { BagZipWriter, findBagRoot, validateBag, zipBagSource } from '@app/bagit';
 import { ZipWriter } from '@app/bagit/zip-writer';
-import { copyFile } from '@app/fixity';
+import { copyFile, SEPARATE_SOURCE_DIGEST_FROM } from '@app/fixity';
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
@@ -32,6 +32,8 @@ describe('BagZipWriter copying local files into their entries on the hashing thr
     ['empty.bin', Buffer.alloc(0)],
     ['deep/b.bin', randomBytes(70_000)],
     ['deep/c.dat', randomBytes(1 << 20)],
+    // from SEPARATE_SOURCE_DIGEST_FROM, copied on one thread and read back from the zip on the other
+    ['big.bin', randomBytes(SEPARATE_SOURCE_DIGEST_FROM + 4321)],
   ]);
   const texts = new Map([['notes.txt', 'streamed and deflated\n'.repeat(1000)]]);
 

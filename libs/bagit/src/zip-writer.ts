@@ -376,7 +376,8 @@ function streamSink(output: Writable): ZipSink {
     },
     async close() {
       output.end();
-      await finished(output);
+      // written, not read: whoever reads a duplex output reads it in its own time
+      await finished(output, { readable: false });
     },
     destroy: (error) => output.destroy(error),
   };

@@ -3,6 +3,7 @@ import { constants } from 'node:fs';
 import { open, rename } from 'node:fs/promises';
 import type { ByteRange, ThreadModules } from './hashing-worker';
 import { hashingThreads, type HashingThread } from './hashing-threads';
+import { shareOut } from './threaded-hasher';
 
 /** A new file that a copy creates on this machine's disk (copyFile). */
 export interface CopyTarget {
@@ -47,7 +48,7 @@ interface Request {
   path?: string;
   copy?: { from: number; to?: number; at?: number; length: number; progress?: SharedArrayBuffer };
   copyFile?: { from: string; length: number; to: CopyTarget | EntryTarget };
-  follow?: { fd: number; progress: SharedArrayBuffer };
+  follow?: { fd: number; progress: SharedArrayBuffer; start?: number };
   algorithms: string[];
   range?: ByteRange;
 }
@@ -150,7 +151,8 @@ function hashFilesOnThread({ port, crypto, fs, zlib, chunks }: ThreadModules, la
  * The thread's other program, reading files back as they are written (ReadBack): it reads and hashes what the
  * writer says it has written, then waits for more without holding the thread (Atomics.waitAsync), so that the
  * thread goes on with other work meanwhile, the copy feeding the read-back included where there is one thread.
- * Once the writer has ended, it reads on to the file's end.
+ * Once the writer has ended, it reads on to the file's end; a zip entry's data (from `start`), up to what was
+ * written.
  */
 function readBackOnThread({ port, crypto, chunks }: ThreadModules, layout: ProgressLayout): void {
   const [ENDED, ABANDONED] = [BigInt(layout.ended), BigInt(layout.abandoned)];
@@ -159,15 +161,16 @@ function readBackOnThread({ port, crypto, chunks }: ThreadModules, layout: Progr
   const hashUpTo = (fd: number, position: number, end: number, hashes: Crypto.Hash[]) =>
     position +
     chunks.read(fd, position, end - position, (chunk) => hashes.forEach((hash) => hash.update(chunk)));
-  const follow = async ({ fd, progress }: NonNullable<Request['follow']>, algorithms: string[]) => {
+  const follow = async ({ fd, progress, start }: NonNullable<Request['follow']>, algorithms: string[]) => {
     const hashes = algorithms.map((algorithm) => crypto.createHash(algorithm));
     const shared = new BigInt64Array(progress);
-    for (let position = 0; ;) {
+    for (let position = start ?? 0; ;) {
       // read before the rest: a change made after it ends the wait below at once
       const changes = Atomics.load(shared, layout.changes);
       const state = Atomics.load(shared, layout.state);
       if (state === ABANDONED) throw new Error('the write was abandoned');
-      const end = state === ENDED ? Infinity : Number(Atomics.load(shared, layout.written));
+      const written = Number(Atomics.load(shared, layout.written));
+      const end = start !== undefined ? start + written : state === ENDED ? Infinity : written;
       position = hashUpTo(fd, position, end, hashes);
       if (state === ENDED)
         return Object.fromEntries(hashes.map((hash, i) => [algorithms[i], hash.digest('hex')]));
@@ -278,9 +281,10 @@ export class ReadBack {
   readonly thread = pool.pick();
   private readonly digests: Promise<Record<string, string>>;
 
-  constructor(fd: number, algorithms: readonly string[]) {
+  /** `start`: the written bytes are a zip entry's data from there, read up to what was written */
+  constructor(fd: number, algorithms: readonly string[], start?: number) {
     this.digests = pool
-      .run({ follow: { fd, progress: this.progress }, algorithms: [...algorithms] }, this.thread)
+      .run({ follow: { fd, progress: this.progress, start }, algorithms: [...algorithms] }, this.thread)
       .then(({ digests }) => digests);
     // awaited by end(); an abandoned read-back's failure is expected
     this.digests.catch(() => undefined);
@@ -325,22 +329,53 @@ export async function copyFile(
   target: CopyTarget | EntryTarget,
   algorithms: readonly string[],
 ): Promise<CopiedFile> {
-  if (
-    'zip' in target ||
-    target.readBack.length === 0 ||
-    length < SEPARATE_SOURCE_DIGEST_FROM ||
-    hashingThreads.count < 2
-  ) {
+  const spread = length >= SEPARATE_SOURCE_DIGEST_FROM && hashingThreads.count > 1;
+  if (spread && 'zip' in target) return copyBigEntry(from, length, target, algorithms);
+  if ('zip' in target || target.readBack.length === 0 || !spread) {
     const to = 'zip' in target ? { ...target } : { ...target, readBack: [...target.readBack] };
     const answer = await pool.run({ copyFile: { from, length, to }, algorithms: [...algorithms] });
-    return {
-      copied: answer.digests,
-      stored: answer.stored ?? {},
-      length: answer.length!,
-      crc32: answer.crc32,
-    };
+    const copied = { copied: answer.digests, stored: answer.stored ?? {}, length: answer.length! };
+    return answer.crc32 === undefined ? copied : { ...copied, crc32: answer.crc32 };
   }
   return copyBigFile(from, length, target, algorithms);
+}
+
+/**
+ * copyFile into a zip entry from SEPARATE_SOURCE_DIGEST_FROM, where one thread would take the whole of a big
+ * file's digests: the copying thread computes the CRC-32 and the costliest share of the digests, and the other
+ * thread reads the entry back as it is written for the rest, so that every digest is of the bytes in the zip.
+ */
+async function copyBigEntry(
+  from: string,
+  length: number,
+  target: EntryTarget,
+  algorithms: readonly string[],
+): Promise<CopiedFile> {
+  const [copierShare, readerShare = []] = shareOut(algorithms, 2);
+  const source = await open(from, constants.O_RDONLY | constants.O_NOFOLLOW);
+  try {
+    const zip = await open(target.zip, 'r+');
+    const readBack = new ReadBack(zip.fd, readerShare, target.at);
+    try {
+      const copy = { from: source.fd, to: zip.fd, at: target.at, length, progress: readBack.progress };
+      const copied = await pool.run({ copy, algorithms: copierShare }, pool.pick(readBack.thread));
+      const rest = await readBack.end();
+      return {
+        copied: { ...copied.digests, ...rest },
+        stored: {},
+        length: copied.length!,
+        crc32: copied.crc32,
+      };
+    } catch (error) {
+      // the reader stops before the file it reads is closed
+      await readBack.abandon();
+      throw error;
+    } finally {
+      await zip.close();
+    }
+  } finally {
+    await source.close();
+  }
 }
 
 /** copyFile from SEPARATE_SOURCE_DIGEST_FROM: both files opened here, for the two threads that share them. */

@@ -297,7 +297,7 @@ function costOf(algorithm: string): number {
 }
 
 /** `algorithms` in at most `threads` shares of about equal cost, the costliest share first. */
-function shareOut(algorithms: readonly string[], threads: number): string[][] {
+export function shareOut(algorithms: readonly string[], threads: number): string[][] {
   const shares = Array.from({ length: Math.min(threads, algorithms.length) || 1 }, () => ({
     cost: 0,
     algorithms: [] as string[],
