@@ -38,8 +38,9 @@ interface ZippedFile {
 }
 
 /**
- * A download: every file of the resource streams from the target into one BagIt zip, hashed on the way and
- * checked against the target's own checksums, with PRESQT_FTS_METADATA.json as a tag file
+ * A download: every file of the resource goes from the target into one BagIt zip (streamed, or from this
+ * machine's disk copied into its entry by a hashing thread), hashed on the way and checked against the
+ * target's own checksums, with PRESQT_FTS_METADATA.json as a tag file
  * (docs/behaviour.md#download-bag, #fixity, #metadata-file). The zip is written in the run's directory and
  * kept in the job-file store (moved beside it, or uploaded) only when complete.
  *
@@ -126,7 +127,8 @@ export class DownloadJob implements JobHandler<'download'> {
       entriesFile,
       entries: new JsonLinesWriter(entriesFile),
       // One file at a time into the zip, each stream opened but read only in its turn (overlapping them
-      // gained no speed here and held far more memory); a file's digests are awaited outside its turn.
+      // gained no speed here and held far more memory), a copied file's turn over once its entry is laid out;
+      // a file's digests are awaited outside its turn.
       inTurn: serializer(),
     };
   }
