@@ -189,13 +189,7 @@ export class BagZipWriter {
   ): Promise<{ digests: Promise<Record<string, string>> }> {
     this.checkReady();
     const path = this.claim(`data/${checkedRelativePath(relativePath, 'payload path')}`);
-    let reserved;
-    try {
-      reserved = await this.zip.reserve(this.root + path, size);
-    } catch (error) {
-      this.fail(error as Error);
-      throw error;
-    }
+    const reserved = await this.zipStep(this.zip.reserve(this.root + path, size));
     const copied = copyInto(
       { zip: reserved.path, at: reserved.dataStart },
       this.payloadAlgorithms(alsoHash),
@@ -245,12 +239,7 @@ export class BagZipWriter {
     const path = this.claim(
       `data/${checkedRelativePath(relativePath.replace(/\/$/, ''), 'payload directory')}`,
     );
-    try {
-      await this.zip.addDirectory(`${this.root}${path}/`);
-    } catch (error) {
-      this.fail(error as Error);
-      throw error;
-    }
+    await this.zipStep(this.zip.addDirectory(`${this.root}${path}/`));
   }
 
   /**
@@ -283,12 +272,7 @@ export class BagZipWriter {
     for (const algorithm of this.algorithms)
       await this.appendTagFile(`tagmanifest-${algorithm}.txt`, manifest(tagFiles, algorithm));
     this.checkReady();
-    try {
-      await this.zip.finish();
-    } catch (error) {
-      this.fail(error as Error);
-      throw error;
-    }
+    await this.zipStep(this.zip.finish());
     await this.manifests.remove();
   }
 
@@ -307,6 +291,16 @@ export class BagZipWriter {
     // out, and an error nobody listens for crashes the process (a worker died so); its entry fails all the same
     this.current?.destroy();
     this.zip.abort(error);
+  }
+
+  /** A step of writing the zip; one that fails fails the zip, whose later entries would have no place. */
+  private async zipStep<T>(step: Promise<T>): Promise<T> {
+    try {
+      return await step;
+    } catch (error) {
+      this.fail(error as Error);
+      throw error;
+    }
   }
 
   private checkReady(): void {
@@ -328,14 +322,9 @@ export class BagZipWriter {
   ): Promise<number> {
     this.current = content;
     try {
-      return await this.zip.addStream(this.root + path, content, {
-        deflate: looksLikeText(path),
-        size,
-        each,
-      });
-    } catch (error) {
-      this.fail(error as Error);
-      throw error;
+      return await this.zipStep(
+        this.zip.addStream(this.root + path, content, { deflate: looksLikeText(path), size, each }),
+      );
     } finally {
       this.current = null;
     }
