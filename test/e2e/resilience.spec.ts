@@ -88,6 +88,11 @@ describe('jobs across killed workers', () => {
     return !existsSync(path);
   };
 
+  /** Fails the test if the job finished before its worker was killed: the resume would then go untested. */
+  const expectUnfinished = async (statusPath: string, headers: Record<string, string>) => {
+    await http.get(statusPath).set(headers).expect(202);
+  };
+
   const restartWorker = async (): Promise<RunningProcess> => {
     const worker = startApp('worker', stack.env);
     workers.push(worker);
@@ -105,6 +110,7 @@ describe('jobs across killed workers', () => {
     );
     stack.worker!.child.kill('SIGKILL');
     await stack.worker!.exited;
+    await expectUnfinished('/api_v1/job_status/transfer/', TOKENS);
     const project = join(destination, 'alice', 'Data');
     const written = new Map(readdirSync(project).map((name) => [name, statSync(join(project, name)).ino]));
     expect(written.size).toBeGreaterThanOrEqual(Number(progress.files_finished));
@@ -166,6 +172,7 @@ describe('jobs across killed workers', () => {
     );
     worker.child.kill('SIGKILL');
     await worker.exited;
+    await expectUnfinished('/api_v1/job_status/download.json', ALICE);
     // Change the files zipped before the kill (files go one at a time, in order). Had the resumed run fetched
     // them again, the zip would hold the new bytes; it must hold what the first run fetched and verified.
     const project = join(source, 'alice', 'Zipped');
