@@ -688,6 +688,46 @@ describe('osf connector', () => {
       expect(fake.contentOf(project, 'shared/1.txt')?.toString()).toBe('1');
     });
 
+    it('into a project made for this run, stores each file and folder without looking for one first; a name put twice is handled as anywhere', async () => {
+      const project = await session.createProject('Fresh');
+      fake.api.requests.length = 0;
+      const writer = await session.openWriter(project.id, {
+        newProject: true,
+        startsEmpty: true,
+        message: 'test',
+      });
+      const opened = fake.api.requests.length;
+      const first = await writer.putFile(['a.txt'], incoming('alpha'), 'ignore');
+      const nested = await writer.putFile(['docs', 'b.txt'], incoming('beta'), 'ignore');
+      expect(first).toMatchObject({ outcome: 'created', hashes: { sha256: sha256('alpha') } });
+      expect(nested).toMatchObject({ outcome: 'created', path: '/Fresh/docs/b.txt' });
+      // the only listing is the one that gives the folder it made its links
+      const listings = fake.api.requests
+        .slice(opened)
+        .map((request) => parsed(request).searchParams.get('filter[name]'));
+      expect(listings).toEqual(['docs']);
+      expect(fake.files.requests.map((request) => parsed(request).searchParams.get('name'))).toEqual([
+        'a.txt',
+        'docs',
+        'b.txt',
+      ]);
+
+      // WaterButler's 409 for a name this writer put already: ignored, or a new version with update
+      const again = incoming('other');
+      expect(await writer.putFile(['a.txt'], again, 'ignore')).toMatchObject({
+        outcome: 'ignored',
+        hashes: { sha256: sha256('alpha') },
+      });
+      expect(fake.files.answers.at(-1)?.status).toBe(409);
+      expect(await writer.putFile(['docs', 'b.txt'], incoming('gamma'), 'update')).toMatchObject({
+        outcome: 'updated',
+        hashes: { sha256: sha256('gamma') },
+      });
+      const node = fake.nodeTitled('Fresh')!;
+      expect(fake.contentOf(node, 'a.txt')?.toString()).toBe('alpha');
+      expect(fake.contentOf(node, 'docs/b.txt')?.toString()).toBe('gamma');
+    });
+
     it("numbers a title the user already has at the top level, but not another user's or a component's", async () => {
       const survey = fake.addProject(alice, 'Survey');
       fake.addProject(alice, 'Survey (2)', {}, { parent: survey });

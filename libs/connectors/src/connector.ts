@@ -149,6 +149,12 @@ export interface WriterOptions {
    * repository's initial commit): the written files replace it.
    */
   newProject: boolean;
+  /**
+   * The container was made by createProject in this very run of the job, so it holds nothing but what this
+   * writer puts: a writer may store a file without first asking the target whether one of that name is
+   * there. Not set for a new project that an earlier run made (a resumed run finds its files).
+   */
+  startsEmpty?: boolean;
   /** what the change is, where the target records one (a commit message) */
   message: string;
   /**

@@ -34,6 +34,8 @@ export interface Destination {
   writer: ResourceWriter;
   /** the job made the container (a new project) */
   newProject: boolean;
+  /** this run of the job made it (WriterOptions.startsEmpty) */
+  startsEmpty: boolean;
 }
 
 /** Opens the writer into the job's container: the given one, or its new project (see destinationContainer). */
@@ -43,15 +45,22 @@ export async function openDestination(
   session: ConnectorSession,
   request: DestinationRequest,
 ): Promise<Destination> {
-  const containerId = await destinationContainer(store, context, session, request.containerId, request.title);
+  const { id: containerId, madeNow } = await destinationContainer(
+    store,
+    context,
+    session,
+    request.containerId,
+    request.title,
+  );
   const newProject = request.containerId === null;
   const writer = await session.openWriter(containerId, {
     newProject,
+    startsEmpty: madeNow,
     message: request.message,
     nested: request.nested,
     stagingDir: request.stagingDir,
   });
-  return { containerId, writer, newProject };
+  return { containerId, writer, newProject, startsEmpty: madeNow };
 }
 
 /** The checkpoint of a job's new project: written before it is made, and again with its id once it is. */
@@ -63,7 +72,7 @@ interface ContainerCheckpoint {
  * The new project of a job, made once and remembered in the run's checkpoints, so that a run resumed after a
  * crash reuses it instead of making a second one. A run killed between making the project and recording it
  * leaves only the first checkpoint: the resumed run then asks the target for the project made with the job's
- * claim, where the target can tell.
+ * claim, where the target can tell. `madeNow`: this run made it, so it holds nothing yet.
  */
 async function destinationContainer(
   store: JobStore,
@@ -71,18 +80,18 @@ async function destinationContainer(
   session: ConnectorSession,
   containerId: string | null,
   projectTitle: string | null,
-): Promise<string> {
-  if (containerId !== null) return containerId;
+): Promise<{ id: string; madeNow: boolean }> {
+  if (containerId !== null) return { id: containerId, madeNow: false };
   const earlier = (await store.checkpoints<ContainerCheckpoint>(context.record)).get(CONTAINER_CHECKPOINT);
-  if (earlier?.id !== undefined) return earlier.id;
+  if (earlier?.id !== undefined) return { id: earlier.id, madeNow: false };
   const claim = projectClaim(context.record);
-  let made: ResourceSummary | null | undefined = null;
-  if (earlier) made = await session.claimedProject?.(claim);
+  let claimed: ResourceSummary | null | undefined = null;
+  if (earlier) claimed = await session.claimedProject?.(claim);
   // the first checkpoint: a project is about to be made
   else await store.checkpoint(context.record, CONTAINER_CHECKPOINT, {});
-  const project = made ?? (await session.createProject(projectTitle ?? 'Untitled', claim));
+  const project = claimed ?? (await session.createProject(projectTitle ?? 'Untitled', claim));
   await store.checkpoint(context.record, CONTAINER_CHECKPOINT, { id: project.id });
-  return project.id;
+  return { id: project.id, madeNow: !claimed };
 }
 
 /** The claim of a job on the project it makes: the same for every run of the job, and no secret. */
@@ -102,7 +111,9 @@ export async function commitWithMetadata(
   context: JobContext,
   metadata: FtsMetadata,
 ): Promise<void> {
-  const existing = await findMetadataFile(session, destination.containerId);
+  // A container this run made holds only what the job wrote, and a job writes a metadata file among its files
+  // only where the source's own was invalid (a valid one is merged instead): there is nothing to merge.
+  const existing = destination.startsEmpty ? null : await findMetadataFile(session, destination.containerId);
   await writeMetadataFile(
     destination.writer,
     mergeFtsMetadata(existing, metadata.actions, metadata.allKeywords),

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { IncomingFile } from '../connector';
 import { ConnectorError } from '../connector-error';
-import type { UpstreamClient } from '../http';
+import { readJson, type UpstreamClient, type UpstreamResponse } from '../http';
 import type { Entity, Hashes } from './entities';
 
 /** WaterButler's account of a file it stored: https://waterbutler.readthedocs.io/en/latest/api.html */
@@ -27,18 +27,27 @@ export class WaterButler {
 
   /** Stores a file's bytes, streamed with their length: 201 for a new file, 200 for a new version. */
   async upload(url: string, query: Record<string, string>, file: IncomingFile): Promise<StoredFile> {
-    const { data } = await this.http.json<{ data: StoredFile }>({
-      method: 'PUT',
-      url: this.trusted(url),
-      query,
-      headers: { 'content-length': String(file.size), 'content-type': 'application/octet-stream' },
-      body: () => file.open(),
-    });
-    return data.data;
+    const response = await this.put(url, query, file);
+    if (response.status >= 300) throw await this.http.failure(response);
+    return this.stored(response);
   }
 
-  /** Makes a subfolder; one that exists already (409) is left as it is. */
-  async makeFolder(newFolderUrl: string, name: string): Promise<void> {
+  /**
+   * A new file in a folder, by the folder's upload link (201); null when WaterButler answers 409, a file or
+   * folder of that name being there already.
+   */
+  async uploadNew(uploadUrl: string, name: string, file: IncomingFile): Promise<StoredFile | null> {
+    const response = await this.put(uploadUrl, { kind: 'file', name }, file);
+    if (response.status === 409) {
+      await response.body.dump();
+      return null;
+    }
+    if (response.status >= 300) throw await this.http.failure(response);
+    return this.stored(response);
+  }
+
+  /** Makes a subfolder: true when made (201), false when one of that name exists already (409). */
+  async makeFolder(newFolderUrl: string, name: string): Promise<boolean> {
     const response = await this.http.request({
       method: 'PUT',
       url: this.trusted(newFolderUrl),
@@ -46,6 +55,21 @@ export class WaterButler {
     });
     if (response.status !== 201 && response.status !== 409) throw await this.http.failure(response);
     await response.body.dump();
+    return response.status === 201;
+  }
+
+  private async stored(response: UpstreamResponse): Promise<StoredFile> {
+    return (await readJson<{ data: StoredFile }>(response, this.http.upstream.name)).data;
+  }
+
+  private put(url: string, query: Record<string, string>, file: IncomingFile): Promise<UpstreamResponse> {
+    return this.http.request({
+      method: 'PUT',
+      url: this.trusted(url),
+      query,
+      headers: { 'content-length': String(file.size), 'content-type': 'application/octet-stream' },
+      body: () => file.open(),
+    });
   }
 
   /**
