@@ -21,7 +21,11 @@ export class TargetSessions {
   ) {}
 
   async open(targetName: string, encryptedToken: string): Promise<TargetSession> {
-    const target = this.targets.require(targetName);
+    const target = this.target(targetName);
     return { target, session: await target.connector.open(this.cipher.decrypt(encryptedToken)) };
+  }
+
+  target(targetName: string): Target {
+    return this.targets.require(targetName);
   }
 }

@@ -62,17 +62,25 @@ export class TransferJob implements JobHandler<'transfer'> {
   }
 
   async run(payload: TransferPayload, context: JobContext, workDir: string): Promise<JobOutcome<'transfer'>> {
+    // The destination's session opens (a request to its upstream that checks the token) while the source is
+    // opened and counted; the first failure of either is the job's.
+    const destination = this.sessions.target(payload.destinationTargetName);
+    const opening = this.destination(payload);
+    // handled below, but it may fail while the source is still opening
+    opening.catch(() => undefined);
     const { target: source, session: from } = await this.sessions.open(
       payload.sourceTargetName,
       payload.sourceToken,
     );
-    const { target: destination, session: to } = await this.destination(payload);
     const resource = await from.getResource(payload.sourceResourceId);
-
-    const { folders } = await countFiles(from, resource.id, resource.title, context, workDir, {
-      fileSizeProblem: (size) => destination.connector.fileSizeProblem?.(size) ?? null,
+    const rules = {
+      fileSizeProblem: (size: number) => destination.connector.fileSizeProblem?.(size) ?? null,
       pathLimits: this.pathLimits,
-    });
+    };
+    const [{ folders }, { session: to }] = await Promise.all([
+      countFiles(from, resource.id, resource.title, context, workDir, rules),
+      opening,
+    ]);
     context.setMessage(
       `Transferring files from ${source.entry.readable_name} to ${destination.entry.readable_name}...`,
     );
