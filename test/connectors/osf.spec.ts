@@ -688,7 +688,7 @@ describe('osf connector', () => {
       expect(fake.contentOf(project, 'shared/1.txt')?.toString()).toBe('1');
     });
 
-    it('into a project made for this run, stores each file and folder without looking for one first; a name put twice is handled as anywhere', async () => {
+    it('into a project it made for this run, stores each file and folder without looking for one first; a name put twice is handled as anywhere', async () => {
       const project = await session.createProject('Fresh');
       fake.api.requests.length = 0;
       const writer = await session.openWriter(project.id, {
@@ -696,6 +696,10 @@ describe('osf connector', () => {
         startsEmpty: true,
         message: 'test',
       });
+      // the node as OSF answered its creation: only its storages are asked for
+      expect(fake.api.requests.map((request) => parsed(request).pathname)).toEqual([
+        `/v2/nodes/${project.id}/files/`,
+      ]);
       const opened = fake.api.requests.length;
       const first = await writer.putFile(['a.txt'], incoming('alpha'), 'ignore');
       const nested = await writer.putFile(['docs', 'b.txt'], incoming('beta'), 'ignore');

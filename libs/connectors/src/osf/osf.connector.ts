@@ -42,7 +42,7 @@ export const osfConnector: ConnectorDefinition<OsfOptions> = {
         const account = accountOf(await api.entity<OsfUser>('users/me/'));
         return bindSession<OsfSession>(
           account.fullName,
-          { api, account, perPage, publicProjects },
+          { api, account, perPage, publicProjects, made: new Map() },
           operations,
         );
       },

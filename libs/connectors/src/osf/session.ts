@@ -1,5 +1,5 @@
 import type { OsfApi } from './api';
-import type { OsfAccount } from './entities';
+import type { OsfAccount, OsfNode } from './entities';
 
 /** What one user's session of OSF keeps, which each of its operations is given first. */
 export interface OsfSession {
@@ -10,4 +10,9 @@ export interface OsfSession {
   perPage: number;
   /** whether new projects are public */
   publicProjects: boolean;
+  /**
+   * The projects this session made, as OSF answered their creation: a writer into one starts from that
+   * answer instead of asking for the node again.
+   */
+  made: Map<string, OsfNode>;
 }

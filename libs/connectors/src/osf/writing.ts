@@ -20,7 +20,7 @@ import {
   type OsfFile,
   type OsfNode,
 } from './entities';
-import { locate, nodeOf, storagesOf } from './locate';
+import { locate, nodeOf, storagesOf, type Located } from './locate';
 import { titleSegment } from '../upstream-values';
 import { nodeSummary } from './detail';
 import type { OsfSession } from './session';
@@ -44,7 +44,7 @@ interface Destination {
 
 /** Makes a private (unless `publicProjects`) project, numbering a title the user already has at the top level. */
 export async function createProject(
-  { api, account, publicProjects }: OsfSession,
+  { api, account, publicProjects, made }: OsfSession,
   title: string,
 ): Promise<ResourceSummary> {
   const taken = new Set<string>();
@@ -58,6 +58,7 @@ export async function createProject(
     category: 'project',
     public: publicProjects,
   });
+  made.set(node.id, node);
   return nodeSummary(node, null);
 }
 
@@ -70,11 +71,11 @@ export async function createProject(
  * (OSF keeps each file's earlier versions).
  */
 export async function openWriter(
-  { api }: OsfSession,
+  { api, made }: OsfSession,
   containerId: string,
   options: WriterOptions,
 ): Promise<ResourceWriter> {
-  const root = { ...(await destinationOf(api, containerId)), empty: options.startsEmpty === true };
+  const root = { ...(await destinationOf(api, containerId, made)), empty: options.startsEmpty === true };
   const folders = new Map<string, Promise<Destination>>([['', Promise.resolve(root)]]);
   const folderAt = (segments: readonly string[]): Promise<Destination> => {
     const key = segments.join('/');
@@ -103,10 +104,11 @@ export async function openWriter(
 
 /**
  * Where writes into a resource go: a project's osfstorage, or the storage or folder itself; refused when the
- * user may not write into its node.
+ * user may not write into its node. A project the session made is not asked for again (OsfSession.made).
  */
-async function destinationOf(api: OsfApi, id: string): Promise<Destination> {
-  const located = await locate(api, id);
+async function destinationOf(api: OsfApi, id: string, made: OsfSession['made']): Promise<Destination> {
+  const madeNode = made.get(id);
+  const located: Located = madeNode ? { kind: 'node', node: madeNode } : await locate(api, id);
   switch (located.kind) {
     case 'node': {
       const { node } = located;
