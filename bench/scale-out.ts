@@ -35,7 +35,7 @@ async function main(): Promise<void> {
     writeFileSync(targetsFile, JSON.stringify([sourceTarget(root), osfTarget(osf)]));
 
     const runs = new Map<number, BatchRun>();
-    for (const workers of WORKER_COUNTS) runs.set(workers, await runBatch(work, targetsFile, workers));
+    for (const workers of WORKER_COUNTS) runs.set(workers, await runBatch(work, targetsFile, workers, osf));
     printTable(runs);
   } finally {
     await osf.stop();
@@ -58,6 +58,8 @@ interface BatchRun {
   seconds: number;
   /** CPU seconds each process used during the batch */
   cpu: { workers: number; api: number; redis: number; fake: number };
+  /** the requests the fake OSF received during the batch (from the API and the workers), per job */
+  requestsPerJob: number;
 }
 
 /**
@@ -65,7 +67,7 @@ interface BatchRun {
  * CPU time each process spent meanwhile: on one machine the fake upstream, the API and Redis share the cores
  * with the workers, so the speed-up is bounded by what the cores have left (docs/benchmarks.md#scale-out).
  */
-async function runBatch(work: string, targetsFile: string, workers: number): Promise<BatchRun> {
+async function runBatch(work: string, targetsFile: string, workers: number, osf: OsfFake): Promise<BatchRun> {
   const stack = await startBenchStack(join(work, `run-${workers}`), targetsFile, workers);
   try {
     const cpuOf = () => ({
@@ -74,6 +76,8 @@ async function runBatch(work: string, targetsFile: string, workers: number): Pro
       redis: cpuSeconds(stack.redis.pid!),
       fake: processCpuSeconds(),
     });
+    const requestsOf = () => osf.servers.reduce((sum, server) => sum + server.requests.length, 0);
+    const requestsBefore = requestsOf();
     const before = cpuOf();
     const started = performance.now();
     await Promise.all(
@@ -95,6 +99,7 @@ async function runBatch(work: string, targetsFile: string, workers: number): Pro
     return {
       seconds,
       cpu: { workers: used('workers'), api: used('api'), redis: used('redis'), fake: used('fake') },
+      requestsPerJob: (requestsOf() - requestsBefore) / USERS,
     };
   } finally {
     stack.stop();
@@ -125,15 +130,16 @@ function printTable(runs: Map<number, BatchRun>): void {
       `each job polled every ${POLL_MS} ms; CPU seconds used during the batch, on ${availableParallelism()} cores:\n`,
   );
   console.log(
-    '| workers | seconds | speed-up | CPU workers | CPU API | CPU fake OSF | CPU Redis | cores busy |',
+    '| workers | seconds | speed-up | CPU workers | CPU API | CPU fake OSF | CPU Redis | cores busy | workers CPU ms a file | requests a job |',
   );
-  console.log('|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
   const one = runs.get(WORKER_COUNTS[0])!.seconds;
-  for (const [workers, { seconds, cpu }] of runs) {
+  for (const [workers, { seconds, cpu, requestsPerJob }] of runs) {
     const total = cpu.workers + cpu.api + cpu.fake + cpu.redis;
     const columns = [cpu.workers, cpu.api, cpu.fake, cpu.redis].map((value) => value.toFixed(1));
+    const perFile = ((cpu.workers * 1000) / (USERS * FILES)).toFixed(2);
     console.log(
-      `| ${workers} | ${seconds.toFixed(2)} | ${(one / seconds).toFixed(2)}× | ${columns.join(' | ')} | ${(total / seconds).toFixed(2)} |`,
+      `| ${workers} | ${seconds.toFixed(2)} | ${(one / seconds).toFixed(2)}× | ${columns.join(' | ')} | ${(total / seconds).toFixed(2)} | ${perFile} | ${requestsPerJob.toFixed(1)} |`,
     );
   }
 }
