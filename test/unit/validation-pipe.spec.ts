@@ -38,6 +38,17 @@ describe('strictValidation', () => {
       expect(await pipe.transform(empty, { type: 'query', metatype: AllOptional })).toBe(empty);
   });
 
+  it('answers an empty query at once, not as a promise, once one has passed', async () => {
+    const pipe = strictValidation('query parameter');
+    await pipe.transform({}, { type: 'query', metatype: AllOptional });
+    const empty = {};
+
+    expect(pipe.transform(empty, { type: 'query', metatype: AllOptional })).toBe(empty);
+    await expect(pipe.transform({}, { type: 'query', metatype: OneRequired })).rejects.toThrow(
+      'name must be a string',
+    );
+  });
+
   it('answers 400 naming each problem of a query that is not empty', async () => {
     expect(await validated(AllOptional, { page: '0' })).toBe('400: page must be a positive integer');
     expect(await validated(AllOptional, { colour: 'red' })).toBe(
