@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { DynamicModule, ExecutionContext, Inject, Injectable, Logger, Module } from '@nestjs/common';
+import { CanActivate, DynamicModule, ExecutionContext, Injectable, Logger, Module } from '@nestjs/common';
 import {
   ThrottlerGuard,
   ThrottlerModule,
@@ -81,16 +81,9 @@ function throttlers(settings: RateLimitSettings): CountedThrottler[] {
   }));
 }
 
-/** 429 with Retry-After (seconds) and the usual JSON error. */
+/** The counting (@nestjs/throttler's guard): 429 with Retry-After (seconds) and the usual JSON error. */
 @Injectable()
-export class RateLimitGuard extends ThrottlerGuard {
-  @Inject(RateLimitSettings) private readonly settings!: RateLimitSettings;
-
-  /** RATE_LIMITS=off: not even the throttlers' metadata is looked up (four times a request otherwise). */
-  protected override shouldSkip(): Promise<boolean> {
-    return Promise.resolve(!this.settings.enabled);
-  }
-
+export class RateCounting extends ThrottlerGuard {
   protected override async handleRequest(limited: ThrottlerRequest): Promise<boolean> {
     const request = limited.context.switchToHttp().getRequest<Request>();
     for (const tracker of (limited.throttler as CountedThrottler).trackersOf(request))
@@ -108,6 +101,22 @@ export class RateLimitGuard extends ThrottlerGuard {
       429,
       `PresQT Error: too many requests of this kind (${detail.limit} a ${Math.round(detail.ttl / 1000)} s window ${detail.tracker.startsWith('address') ? 'per address' : 'per token'}); try again in ${detail.timeToBlockExpire} s.`,
     );
+  }
+}
+
+/**
+ * The guard of limited routes. RATE_LIMITS=off: it lets the request through at once, not even looking up the
+ * throttlers' metadata (four times a request) nor answering with a promise (ThrottlerGuard makes three).
+ */
+@Injectable()
+export class RateLimitGuard implements CanActivate {
+  constructor(
+    private readonly settings: RateLimitSettings,
+    private readonly counting: RateCounting,
+  ) {}
+
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    return this.settings.enabled ? this.counting.canActivate(context) : true;
   }
 }
 
@@ -200,8 +209,8 @@ export class RateLimitsModule {
           }),
         }),
       ],
-      providers: [RateLimitGuard],
-      exports: [RateLimitGuard, ThrottlerModule],
+      providers: [RateLimitGuard, RateCounting],
+      exports: [RateLimitGuard, RateCounting, ThrottlerModule],
     };
   }
 }
