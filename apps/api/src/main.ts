@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { closeOnSignals, loadSettingsOrExit, useStructuredLogs } from '@app/bootstrap';
 import { ProcessSettings } from '@app/config';
-import { httpMetrics } from '@app/observability';
+import { httpMetrics, useRequestLogging } from '@app/observability';
 import { ADMIN_QUEUES_ROUTE } from './admin/admin.module';
 import { ApiModule } from './api.module';
 import { API_SETTINGS } from './api.settings';
@@ -19,12 +19,15 @@ async function bootstrap(): Promise<void> {
   const { host } = settings.get(ProcessSettings);
   const app = await NestFactory.create<NestExpressApplication>(ApiModule.register(settings, targets), {
     bufferLogs: true,
+    // mounted below with the request logging (useRequestLogging)
+    bodyParser: false,
   });
   const logger = useStructuredLogs(app);
   closeOnSignals(app, logger, 'API');
   app.use(httpMetrics([ADMIN_QUEUES_ROUTE]));
   applyBrowserAccess(app, http);
   setUpApiDocs(app);
+  useRequestLogging(app);
   applyProtocolEdges(app.getHttpServer(), settings.get(RequestLimits));
   await app.listen(http.port, host);
   logger.log(`API listening on http://${host}:${http.port} with ${targets.targets.length} targets`);

@@ -1,10 +1,9 @@
-import { DynamicModule, Inject, MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
-import pino, { type Logger, type LoggerOptions } from 'pino';
+import pino, { type LoggerOptions } from 'pino';
 import pretty from 'pino-pretty';
 import type { LoadedSettings } from '@app/config';
 import { LogSettings } from './log.settings';
-import { requestLogging } from './request-logging';
 import { setRootLogger } from './root-logger';
 
 /** Nest's level names as pino's. */
@@ -37,18 +36,14 @@ export function pinoOptions(settings: LogSettings, processName: string): LoggerO
   };
 }
 
-const ROOT_LOGGER = Symbol('root logger');
-
 /**
- * Structured logs for the process (pino, under Nest's loggers through nestjs-pino): one line per answered
- * request with its id, method, URL, status and time; every other log line of the request carries its
- * `requestId` (requestLogging). Health and metrics scrapes are not logged. `LOG_FORMAT=pretty` prints for
- * humans instead of JSON.
+ * Structured logs for the process (pino, under Nest's loggers through nestjs-pino). The lines of requests
+ * (one per answered request, and every other line of a request carrying its `requestId`) come from
+ * requestLogging, which the app mounts (useRequestLogging). `LOG_FORMAT=pretty` prints for humans instead of
+ * JSON.
  */
 @Module({})
-export class LoggingModule implements NestModule {
-  constructor(@Inject(ROOT_LOGGER) private readonly root: Logger) {}
-
+export class LoggingModule {
   static forRoot(settings: LoadedSettings, processName: string): DynamicModule {
     const logs = settings.get(LogSettings);
     const options = pinoOptions(logs, processName);
@@ -60,11 +55,6 @@ export class LoggingModule implements NestModule {
         // nestjs-pino's own middleware (pino-http) is mounted on no route: requestLogging does its work
         LoggerModule.forRoot({ pinoHttp: { logger: root }, useExisting: true, forRoutes: [] }),
       ],
-      providers: [{ provide: ROOT_LOGGER, useValue: root }],
     };
-  }
-
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(requestLogging(this.root)).forRoutes({ path: '*path', method: RequestMethod.ALL });
   }
 }

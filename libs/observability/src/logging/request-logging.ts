@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { storage } from 'nestjs-pino/storage';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Logger } from 'pino';
 import { LogContext } from './log-context';
 import { requestIdOf } from './request-id';
+import { rootLogger } from './root-logger';
 
 /** Requests whose answer is not logged: health checks and metrics scrapes. */
 const UNLOGGED = /^\/(health|metrics)\b/;
@@ -59,4 +61,18 @@ function logAnswer(context: LogContext, request: IncomingMessage, response: Serv
 function answerMessage(request: IncomingMessage, response: ServerResponse, error?: Error): string {
   if (error || response.statusCode >= 500) return 'request errored';
   return !request.readableAborted && response.writableEnded ? 'request completed' : 'request aborted';
+}
+
+/**
+ * Mounts Express's body parsers and then requestLogging where Nest would mount them, after what the app has
+ * mounted so far and before the routes (the app is made with `bodyParser: false`), so that requests meet them
+ * in the same order as before: an answer of the parsers (a malformed JSON body) has no request id.
+ * Mounted through Nest's MiddlewareConsumer, the logging ran inside Nest's middleware proxy, for each request
+ * an async function, a route matching every path and a WeakSet entry.
+ */
+export function useRequestLogging(app: NestExpressApplication): void {
+  // as Nest's own (NestApplication.registerParserMiddleware)
+  app.useBodyParser('json');
+  app.useBodyParser('urlencoded', { extended: true });
+  app.use(requestLogging(rootLogger()));
 }
