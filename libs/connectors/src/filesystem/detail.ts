@@ -5,14 +5,15 @@ import { locate, toConnectorError } from './locate';
 import type { FilesystemSession } from './session';
 
 export function summarize(relativePath: string, isDirectory: boolean): ResourceSummary {
-  const segments = relativePath.split('/');
-  const parent = segments.slice(0, -1).join('/');
+  // the last `/` parts the path into its container's and its name, without an array of all its segments
+  // (a listing summarizes every project on its page)
+  const lastSlash = relativePath.lastIndexOf('/');
   return {
     kind: isDirectory ? 'container' : 'item',
-    kindName: !isDirectory ? 'file' : segments.length === 1 ? 'project' : 'folder',
+    kindName: !isDirectory ? 'file' : lastSlash < 0 ? 'project' : 'folder',
     id: encodeId(relativePath),
-    container: parent === '' ? null : encodeId(parent),
-    title: segments[segments.length - 1],
+    container: lastSlash < 0 ? null : encodeId(relativePath.slice(0, lastSlash)),
+    title: relativePath.slice(lastSlash + 1),
   };
 }
 
