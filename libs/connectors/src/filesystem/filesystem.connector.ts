@@ -71,7 +71,7 @@ class FilesystemConnector implements Connector {
   async open(token: string): Promise<ConnectorSession> {
     const username = this.users.get(sha256Hex(token));
     if (username === undefined) throw ConnectorError.invalidToken();
-    const { userDir, stat } = await this.userDir(username);
+    const { userDir, stat } = this.readyUserDir(username) ?? (await this.prepareUserDir(username));
     const session = {
       username,
       userDir,
@@ -84,17 +84,21 @@ class FilesystemConnector implements Connector {
   }
 
   /**
-   * The user's directory, made on first use and resolved, with the stat that checked it. Once ready it is
-   * only checked to still be a directory (one synchronous stat, which the listing then uses as its own), so
-   * that a listing costs little more than its own reads.
+   * The user's directory once it has been made ready, with the stat that checked it: it is only checked to
+   * still be a directory (one synchronous stat, which the listing then uses as its own, and no promise), so
+   * that a listing costs little more than its own reads. Undefined when it is not ready or no longer a
+   * directory.
    */
-  private async userDir(username: string): Promise<{ userDir: string; stat: FolderStat }> {
+  private readyUserDir(username: string): { userDir: string; stat: FolderStat } | undefined {
     const ready = this.userDirs.get(username);
-    if (ready !== undefined) {
-      const takenAt = Date.now();
-      const stats = statSync(ready, { throwIfNoEntry: false });
-      if (stats?.isDirectory()) return { userDir: ready, stat: { stats, takenAt } };
-    }
+    if (ready === undefined) return undefined;
+    const takenAt = Date.now();
+    const stats = statSync(ready, { throwIfNoEntry: false });
+    return stats?.isDirectory() ? { userDir: ready, stat: { stats, takenAt } } : undefined;
+  }
+
+  /** The user's directory, made on first use and resolved, with the stat that checked it. */
+  private async prepareUserDir(username: string): Promise<{ userDir: string; stat: FolderStat }> {
     const userDir = join(this.root, username);
     try {
       await this.prepareRoot();
