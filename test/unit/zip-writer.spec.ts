@@ -2,18 +2,20 @@ import { completeZipEntries, openZip, openZipEntryAt } from '@app/archive';
 import { BagZipWriter, findBagRoot, validateBag, zipBagSource } from '@app/bagit';
 import { ZipWriter } from '@app/bagit/zip-writer';
 import { copyFile, SEPARATE_SOURCE_DIGEST_FROM } from '@app/fixity';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
+import { createWriteStream, readFileSync } from 'node:fs';
 import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { crc32 } from 'node:zlib';
 import { verifyBagZip } from '../support/jobs';
 
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
 const md5 = (data: Buffer | string) => createHash('md5').update(data).digest('hex');
+const MAX32 = 0xffffffff;
 
 /** Python's zipfile reads every entry, checking its CRC-32 and sizes; the names and sizes it found. */
 function pythonReads(zip: string): string {
@@ -23,6 +25,53 @@ function pythonReads(zip: string): string {
       'for i in z.infolist(): print(i.filename, i.file_size, len(z.read(i)))',
     zip,
   ]).toString();
+}
+
+/** `count` zero bytes, from one buffer of 1 MiB: a stream of 4 GiB costs no memory and no disk. */
+function zeroBytes(count: number): Readable {
+  const zeros = Buffer.alloc(1 << 20);
+  return Readable.from(
+    (function* () {
+      for (let left = count; left > 0; left -= zeros.length)
+        yield zeros.subarray(0, Math.min(left, zeros.length));
+    })(),
+  );
+}
+
+/**
+ * What bsdtar prints reading the zip from a pipe: libarchive's streaming reader, which knows an entry only from
+ * its local header and finds its end from its data descriptor, whose sizes it reads as 8 bytes each only when
+ * the local header has a ZIP64 field, as APPNOTE 4.3.9.2 says.
+ */
+function bsdtarStreams(zip: string, option: string, ...names: string[]): Buffer {
+  return execFileSync('bsdtar', [option, '-', ...names], { input: readFileSync(zip) });
+}
+
+/** Each entry's name and whether its local header has a ZIP64 extended information field, in file order. */
+function localZip64Fields(zip: string): Map<string, boolean> {
+  const offsets = execFileSync('python3', [
+    '-c',
+    'import sys, zipfile\nfor i in zipfile.ZipFile(sys.argv[1]).infolist(): print(i.header_offset)',
+    zip,
+  ])
+    .toString()
+    .trim()
+    .split('\n')
+    .map(Number);
+  const bytes = readFileSync(zip);
+  const fields = new Map<string, boolean>();
+  for (const offset of offsets) {
+    const nameLength = bytes.readUInt16LE(offset + 26);
+    const extra = bytes.subarray(
+      offset + 30 + nameLength,
+      offset + 30 + nameLength + bytes.readUInt16LE(offset + 28),
+    );
+    let zip64 = false;
+    for (let field = 0; field + 4 <= extra.length; field += 4 + extra.readUInt16LE(field + 2))
+      zip64 ||= extra.readUInt16LE(field) === 0x0001;
+    fields.set(bytes.subarray(offset + 30, offset + 30 + nameLength).toString(), zip64);
+  }
+  return fields;
 }
 
 describe('BagZipWriter copying local files into their entries on the hashing threads', () => {
@@ -147,7 +196,7 @@ describe('BagZipWriter copying local files into their entries on the hashing thr
   });
 });
 
-describe('ZipWriter with ZIP64 sizes and offsets', () => {
+describe('ZipWriter with ZIP64 sizes and offsets, and entries whose sizes follow their data', () => {
   let dir: string;
 
   beforeAll(async () => {
@@ -202,4 +251,121 @@ describe('ZipWriter with ZIP64 sizes and offsets', () => {
       ['notes.txt', 500],
     ]);
   });
+
+  it('announces ZIP64 in the local header of an entry of unknown size or one that may pass 4 GiB, and stream readers read every entry', async () => {
+    const zipPath = join(dir, 'streamed.zip');
+    const zip = new ZipWriter(zipPath, join(dir, 'central'));
+    const text = (n: number) => Buffer.from(`${n},row of a table\n`.repeat(2000 + n));
+    // the size announced near 4 GiB is not checked by ZipWriter: only the header's choice is looked at here
+    const nearly4GiB = MAX32 - 0x10000;
+    const entries: [string, Buffer, { deflate: boolean; size?: number }, boolean][] = [
+      ['unknown.bin', randomBytes(200_000), { deflate: false }, true],
+      ['unknown.csv', text(1), { deflate: true }, true],
+      ['known.bin', randomBytes(5000), { deflate: false, size: 5000 }, false],
+      ['known.csv', text(2), { deflate: true, size: text(2).length }, false],
+      // deflating incompressible bytes adds about 0.03%: such an entry may pass 4 GiB
+      ['nearly-4-GiB.csv', text(3), { deflate: true, size: nearly4GiB }, true],
+      ['nearly-4-GiB.bin', randomBytes(100), { deflate: false, size: nearly4GiB }, false],
+    ];
+    for (const [name, content, options] of entries)
+      await zip.addStream(name, Readable.from([content]), options);
+    const copied = randomBytes(3000);
+    const after = await zip.reserve('after.bin', copied.length);
+    const file = await open(zipPath, 'r+');
+    await file.write(copied, 0, copied.length, after.dataStart);
+    await file.close();
+    await after.complete(crc32(copied));
+    await zip.finish();
+
+    expect(localZip64Fields(zipPath)).toEqual(
+      new Map([
+        ...entries.map(([name, , , zip64]): [string, boolean] => [name, zip64]),
+        ['after.bin', false],
+      ]),
+    );
+    const all = new Map<string, Buffer>([
+      ...entries.map(([name, content]): [string, Buffer] => [name, content]),
+      ['after.bin', copied],
+    ]);
+    // a stream reader learns an entry's size only after its data: the listing has no sizes to compare
+    expect(bsdtarStreams(zipPath, '-tf').toString()).toBe(
+      [...all.keys()].map((name) => `${name}\n`).join(''),
+    );
+    for (const [name, content] of all)
+      expect(bsdtarStreams(zipPath, '-xOf', name).equals(content)).toBe(true);
+    expect(pythonReads(zipPath)).toBe(
+      [...all].map(([name, content]) => `${name} ${content.length} ${content.length}\n`).join(''),
+    );
+    execFileSync('unzip', ['-tq', zipPath]);
+    const walked = [];
+    for await (const entry of completeZipEntries(zipPath))
+      walked.push([entry.name, (await buffer(openZipEntryAt(zipPath, entry))).equals(all.get(entry.name)!)]);
+    expect(walked).toEqual([...all.keys()].map((name) => [name, true]));
+  });
+
+  it('writes a bag to a stream in which only the file of unknown size is ZIP64, read by bsdtar from a pipe and validated', async () => {
+    const zipPath = join(dir, 'streamed-bag.zip');
+    const writer = new BagZipWriter({ output: createWriteStream(zipPath), rootName: 'bag', spillDir: dir });
+    const unknown = randomBytes(300_000);
+    const csv = Buffer.from('a,b,c\n1,2,3\n'.repeat(5000));
+    await writer.addPayloadFile('unknown.bin', Readable.from([unknown]));
+    await writer.addPayloadFile('table.csv', Readable.from([csv]), csv.length);
+    const metadata = Buffer.from('{"actions": []}\n');
+    await writer.addTagFile('PRESQT_FTS_METADATA.json', Readable.from([metadata]), metadata.length);
+    await writer.finalize();
+
+    const zip64 = localZip64Fields(zipPath);
+    expect(zip64.get('bag/data/unknown.bin')).toBe(true);
+    expect([...zip64].filter(([, field]) => field).map(([name]) => name)).toEqual(['bag/data/unknown.bin']);
+    expect(bsdtarStreams(zipPath, '-xOf', 'bag/data/unknown.bin').equals(unknown)).toBe(true);
+    expect(bsdtarStreams(zipPath, '-xOf', 'bag/data/table.csv').equals(csv)).toBe(true);
+    expect(bsdtarStreams(zipPath, '-tf').toString()).toContain('bag/tagmanifest-sha512.txt\n');
+    const opened = await openZip(zipPath);
+    try {
+      expect(await validateBag(zipBagSource(opened, findBagRoot(opened.entries)))).toMatchObject({
+        valid: true,
+      });
+    } finally {
+      opened.close();
+    }
+    execFileSync('unzip', ['-tq', zipPath]);
+    verifyBagZip(zipPath, 'bag');
+  });
+
+  it('streams an entry of unknown size past 4 GiB that a stream reader extracts, and the entry after it', async () => {
+    const size = 2 ** 32 + 10;
+    const after = 'after the big one\n';
+    // straight into bsdtar's standard input, which extracts both entries to its standard output (checking each
+    // one's CRC-32 and sizes): nothing is written to disk
+    const reader = spawn('bsdtar', ['-xOf', '-'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let extracted = 0;
+    let tail = Buffer.alloc(0);
+    reader.stdout.on('data', (chunk: Buffer) => {
+      extracted += chunk.length;
+      tail = (chunk.length >= after.length ? chunk : Buffer.concat([tail, chunk])).subarray(-after.length);
+    });
+    const errors: Buffer[] = [];
+    reader.stderr.on('data', (chunk: Buffer) => errors.push(chunk));
+    const exited = new Promise<number | null>((resolve) => reader.on('close', resolve));
+    const zip = new ZipWriter(reader.stdin, join(dir, 'central-big'));
+    const written = (async () => {
+      expect(await zip.addStream('big.bin', zeroBytes(size), { deflate: false })).toBe(size);
+      await zip.addStream('after.txt', Readable.from([Buffer.from(after)]), { deflate: true });
+      await zip.finish();
+    })();
+    const code = await exited;
+    expect(Buffer.concat(errors).toString()).toBe('');
+    expect(code).toBe(0);
+    expect(extracted).toBe(size + after.length);
+    expect(tail.toString()).toBe(after);
+    await written;
+  }, 120_000);
+
+  it('fails an entry that passes 4 GiB when it was announced smaller, instead of giving it sizes its header did not announce', async () => {
+    const discard = new Writable({ write: (_chunk, _encoding, done) => done() });
+    const zip = new ZipWriter(discard, join(dir, 'central-lie'));
+    await expect(
+      zip.addStream('lie.bin', zeroBytes(2 ** 32 + 10), { deflate: false, size: 1000 }),
+    ).rejects.toThrow('The zip entry lie.bin passed 4 GiB, more than the 1000 bytes announced');
+  }, 120_000);
 });

@@ -48,14 +48,16 @@ export async function* completeZipEntries(
       const extraLength = header.readUInt16LE(28);
       const dataStart = offset + 30 + nameLength + extraLength;
       const name = (await readAt(file, offset + 30, nameLength)).toString('utf8');
+      const zip64 = zip64Field(await readAt(file, offset + 30 + nameLength, extraLength));
       let sizes: { compressedSize: number; size: number; end: number } | null;
       if (flags & USES_DATA_DESCRIPTOR) {
         const hint = method === STORED ? storedSize(name) : undefined;
+        const wide = zip64 !== null;
         sizes =
-          (hint !== undefined ? await descriptorAt(file, dataStart, dataStart + hint) : null) ??
-          (await findDescriptor(file, dataStart, fileSize));
+          (hint !== undefined ? await descriptorAt(file, dataStart, dataStart + hint, wide) : null) ??
+          (await findDescriptor(file, dataStart, fileSize, wide));
       } else {
-        sizes = headerSizes(header, await readAt(file, offset + 30 + nameLength, extraLength), dataStart);
+        sizes = headerSizes(header, zip64, dataStart);
       }
       if (!sizes || sizes.end > fileSize) return;
       yield {
@@ -86,24 +88,29 @@ export function openZipEntryAt(path: string, entry: PartialZipEntry): Readable {
   return raw.pipe(inflate);
 }
 
+/** A local header's ZIP64 extended information field (its sizes), when its extra fields have one. */
+function zip64Field(extra: Buffer): Buffer | null {
+  for (let field = 0; field + 4 <= extra.length; field += 4 + extra.readUInt16LE(field + 2))
+    if (extra.readUInt16LE(field) === ZIP64_EXTRA)
+      return extra.subarray(field + 4, field + 4 + extra.readUInt16LE(field + 2));
+  return null;
+}
+
 /**
- * The sizes in a local header written after its data; a ZIP64 entry's are in its ZIP64 extra field (both
- * sizes: a local header's field holds both). Null when they are not there.
+ * The sizes in a local header written after its data; a ZIP64 entry's are in its ZIP64 field (both sizes: a
+ * local header's field holds both). Null when they are not there.
  */
 function headerSizes(
   header: Buffer,
-  extra: Buffer,
+  zip64: Buffer | null,
   dataStart: number,
 ): { compressedSize: number; size: number; end: number } | null {
   let compressedSize = header.readUInt32LE(18);
   let size = header.readUInt32LE(22);
   if (compressedSize === MAX32 || size === MAX32) {
-    let field = 0;
-    while (field + 4 <= extra.length && extra.readUInt16LE(field) !== ZIP64_EXTRA)
-      field += 4 + extra.readUInt16LE(field + 2);
-    if (field + 20 > extra.length) return null;
-    size = Number(extra.readBigUInt64LE(field + 4));
-    compressedSize = Number(extra.readBigUInt64LE(field + 12));
+    if (zip64 === null || zip64.length < 16) return null;
+    size = Number(zip64.readBigUInt64LE(0));
+    compressedSize = Number(zip64.readBigUInt64LE(8));
   }
   return { compressedSize, size, end: dataStart + compressedSize };
 }
@@ -115,18 +122,20 @@ async function readAt(file: FileHandle, position: number, length: number): Promi
 }
 
 /**
- * The sizes in a data descriptor at `at`, when one is there and agrees with the data's length (32-bit sizes,
- * or 64-bit ones for a ZIP64 entry); null otherwise.
+ * The sizes in a data descriptor at `at`, when one is there and agrees with the data's length: 8 bytes each
+ * when the local header has a ZIP64 field (`wide`), else 4 (APPNOTE 4.3.9.2), and 8 for data of 4 GiB or more,
+ * which 4 bytes cannot count. Null otherwise.
  */
 async function descriptorAt(
   file: FileHandle,
   dataStart: number,
   at: number,
+  wide: boolean,
 ): Promise<{ compressedSize: number; size: number; end: number } | null> {
-  const descriptor = await readAt(file, at, 24);
-  if (descriptor.length < 16 || !descriptor.subarray(0, 4).equals(DATA_DESCRIPTOR)) return null;
   const length = at - dataStart;
-  if (descriptor.readUInt32LE(8) === length)
+  const descriptor = await readAt(file, at, wide || length >= MAX32 ? 24 : 16);
+  if (!descriptor.subarray(0, 4).equals(DATA_DESCRIPTOR)) return null;
+  if (descriptor.length === 16 && descriptor.readUInt32LE(8) === length)
     return { compressedSize: length, size: descriptor.readUInt32LE(12), end: at + 16 };
   if (descriptor.length === 24 && Number(descriptor.readBigUInt64LE(8)) === length)
     return { compressedSize: length, size: Number(descriptor.readBigUInt64LE(16)), end: at + 24 };
@@ -141,6 +150,7 @@ async function findDescriptor(
   file: FileHandle,
   dataStart: number,
   fileSize: number,
+  wide: boolean,
 ): Promise<{ compressedSize: number; size: number; end: number } | null> {
   const buffer = Buffer.alloc(CHUNK);
   // chunks overlap by three bytes, so a signature split between two is found once, in the second
@@ -152,7 +162,7 @@ async function findDescriptor(
       hit !== -1;
       hit = chunk.indexOf(DATA_DESCRIPTOR, hit + 1)
     ) {
-      const sizes = await descriptorAt(file, dataStart, position + hit);
+      const sizes = await descriptorAt(file, dataStart, position + hit, wide);
       if (sizes) return sizes;
     }
     if (bytesRead < CHUNK) break;

@@ -8,7 +8,7 @@ import {
 } from '@app/fixity';
 import { LinesWriter } from '@app/common';
 import { createReadStream, mkdtempSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable, type Writable } from 'node:stream';
 import { SUPPORTED_ALGORITHMS, encodeManifestPath } from './tag-files';
@@ -244,12 +244,13 @@ export class BagZipWriter {
 
   /**
    * A tag file at the bag's root (e.g. PRESQT_FTS_METADATA.json), covered by the tag manifests; resolves once
-   * all its content went through. Like payload files, add one at a time.
+   * all its content went through. Like payload files, add one at a time. A stream's `size`, when known, spares
+   * its entry the ZIP64 sizes of one of unknown size, which some stream readers misread (docs/architecture.md).
    */
-  async addTagFile(name: string, content: string | Readable): Promise<void> {
+  async addTagFile(name: string, content: string | Readable, size?: number): Promise<void> {
     if (name.startsWith('data/') || RESERVED_TAG_FILE.test(name))
       throw new Error(`${name} can't be added as a tag file: it is payload or made by the writer`);
-    await this.appendTagFile(checkedRelativePath(name, 'tag file name'), content);
+    await this.appendTagFile(checkedRelativePath(name, 'tag file name'), content, size);
   }
 
   /** Writes the tag files and the zip's central directory; resolves once the output has all of it. */
@@ -267,7 +268,11 @@ export class BagZipWriter {
     );
     await this.manifests.close();
     for (const algorithm of this.algorithms)
-      await this.appendTagFile(`manifest-${algorithm}.txt`, this.manifests.open(algorithm));
+      await this.appendTagFile(
+        `manifest-${algorithm}.txt`,
+        this.manifests.open(algorithm),
+        await this.manifests.size(algorithm),
+      );
     const tagFiles = [...this.tagFiles];
     for (const algorithm of this.algorithms)
       await this.appendTagFile(`tagmanifest-${algorithm}.txt`, manifest(tagFiles, algorithm));
@@ -336,16 +341,16 @@ export class BagZipWriter {
     return path;
   }
 
-  /** A tag file into the zip, hashed as it streams, for the tag manifests. */
-  private async appendTagFile(name: string, content: string | Readable): Promise<void> {
+  /** A tag file into the zip, hashed as it streams, for the tag manifests; its size when known (a string's is). */
+  private async appendTagFile(name: string, content: string | Readable, size?: number): Promise<void> {
     this.checkReady();
     const path = this.claim(name);
     const hasher = createMultiHasher(this.algorithms);
-    await this.streamEntry(
-      path,
-      typeof content === 'string' ? Readable.from([Buffer.from(content)]) : content,
-      (chunk) => hasher.update(chunk),
-    );
+    const [stream, length] =
+      typeof content === 'string'
+        ? [Readable.from([Buffer.from(content)]), Buffer.byteLength(content)]
+        : [content, size];
+    await this.streamEntry(path, stream, (chunk) => hasher.update(chunk), length);
     this.tagFiles.push({ path, hashes: hasher.digest() });
   }
 }
@@ -385,6 +390,10 @@ class SpilledManifests {
 
   open(algorithm: string): Readable {
     return createReadStream(this.path(algorithm));
+  }
+
+  async size(algorithm: string): Promise<number> {
+    return (await stat(this.path(algorithm))).size;
   }
 
   async remove(): Promise<void> {

@@ -9,11 +9,6 @@ const closeAsync = promisify(closeFd);
 
 const MAX32 = 0xffffffff;
 const MAX16 = 0xffff;
-/**
- * A streamed entry announced from this size on gets ZIP64 sizes from its local header on: deflating
- * incompressible bytes adds a little, so an entry a little under 4 GiB may end up over it.
- */
-const ZIP64_STREAM_FROM = 0xf0000000;
 const UTF8_NAMES = 0x0800;
 const USES_DATA_DESCRIPTOR = 0x0008;
 const STORED = 0;
@@ -36,6 +31,11 @@ interface EntryFields {
   /** where its local header starts */
   offset: number;
   directory: boolean;
+  /**
+   * Whether its local header has a ZIP64 extended information field: its data descriptor's sizes are then 8
+   * bytes each, and only then (APPNOTE 4.3.9.2).
+   */
+  zip64: boolean;
 }
 
 /** Where the zip's bytes go: a file, written at any position, or a stream, written in order. */
@@ -63,8 +63,9 @@ export interface ReservedEntry {
  * are laid out after it. A reserved entry's local header is written once its data is complete, so that a partial
  * zip's walk (completeZipEntries) stops before an incomplete one. A streamed entry (unknown bytes to
  * deflate, or any entry of a stream output) is written in order: its local header, its data, and a data
- * descriptor with its CRC-32 and sizes. The central directory waits in a file until finish(). ZIP64 records
- * are used where sizes, offsets or the count need them.
+ * descriptor with its CRC-32 and sizes, 8 bytes each when its local header announced ZIP64 (mayReach4GiB). The
+ * central directory waits in a file until finish(). ZIP64 records are used where sizes, offsets or the count
+ * need them.
  */
 export class ZipWriter {
   private readonly sink: ZipSink;
@@ -93,7 +94,7 @@ export class ZipWriter {
     return this.inTurn(async () => {
       const entry = this.fields(name, 0, STORED, true);
       this.offset += 30 + entry.name.length;
-      await this.sink.write(this.localHeader(entry, false), entry.offset);
+      await this.sink.write(this.localHeader(entry), entry.offset);
       this.central.add(this.centralRecord(entry));
     });
   }
@@ -117,14 +118,15 @@ export class ZipWriter {
     options: { deflate: boolean; size?: number; each?: (chunk: Buffer) => unknown },
   ): Promise<number> {
     const entry = this.fields(name, USES_DATA_DESCRIPTOR, options.deflate ? DEFLATED : STORED, false);
-    const zip64 = options.size !== undefined && options.size >= ZIP64_STREAM_FROM;
-    const header = this.localHeader(entry, zip64);
+    entry.zip64 = mayReach4GiB(options.size, options.deflate);
+    const header = this.localHeader(entry);
     await this.sink.write(header, entry.offset);
     const dataStart = entry.offset + header.length;
     let position = dataStart;
     const sink = this.sink;
     const writeOut = async (chunks: AsyncIterable<Buffer>) => {
       for await (const chunk of chunks) {
+        checkFits(entry, position + chunk.length - dataStart, options.size);
         await sink.write(chunk, position);
         position += chunk.length;
       }
@@ -133,6 +135,7 @@ export class ZipWriter {
       for await (const chunk of chunks) {
         entry.crc = crc32(chunk, entry.crc);
         entry.size += chunk.length;
+        checkFits(entry, entry.size, options.size);
         await options.each?.(chunk);
         yield chunk;
       }
@@ -140,7 +143,7 @@ export class ZipWriter {
     if (options.deflate) await pipeline(content, seen, createDeflateRaw({ level: 1 }), writeOut);
     else await writeOut(seen(content));
     entry.compressedSize = position - dataStart;
-    const descriptor = dataDescriptor(entry, zip64);
+    const descriptor = dataDescriptor(entry);
     await this.sink.write(descriptor, position);
     this.offset = position + descriptor.length;
     this.central.add(this.centralRecord(entry));
@@ -159,15 +162,15 @@ export class ZipWriter {
     if (this.sink.path === null) throw new Error('Only a zip written to a file takes reserved entries');
     const entry = this.fields(name, 0, STORED, false);
     entry.size = entry.compressedSize = size;
-    const zip64 = size >= MAX32;
-    const headerLength = 30 + entry.name.length + (zip64 ? 20 : 0);
+    entry.zip64 = size >= MAX32;
+    const headerLength = 30 + entry.name.length + (entry.zip64 ? 20 : 0);
     this.offset += headerLength + size;
     return {
       path: this.sink.path,
       dataStart: entry.offset + headerLength,
       complete: async (crc) => {
         entry.crc = crc;
-        await this.sink.write(this.localHeader(entry, zip64), entry.offset);
+        await this.sink.write(this.localHeader(entry), entry.offset);
         this.central.add(this.centralRecord(entry));
       },
     };
@@ -219,11 +222,16 @@ export class ZipWriter {
       compressedSize: 0,
       offset: this.offset,
       directory,
+      zip64: false,
     };
   }
 
-  /** With `zip64`, both sizes are in a ZIP64 extra field (zero for an entry with a data descriptor). */
-  private localHeader(entry: EntryFields, zip64: boolean): Buffer {
+  /**
+   * A ZIP64 entry's local header has both sizes in its ZIP64 field (APPNOTE 4.5.3), 0xFFFFFFFF in their 32-bit
+   * places; they are zero there for an entry with a data descriptor, whose sizes come after its data.
+   */
+  private localHeader(entry: EntryFields): Buffer {
+    const { zip64 } = entry;
     const header = Buffer.alloc(30 + entry.name.length + (zip64 ? 20 : 0));
     header.writeUInt32LE(0x04034b50, 0);
     header.writeUInt16LE(zip64 ? 45 : 20, 4);
@@ -255,7 +263,7 @@ export class ZipWriter {
     const record = Buffer.alloc(46 + entry.name.length + extraLength);
     record.writeUInt32LE(0x02014b50, 0);
     record.writeUInt16LE(MADE_BY, 4);
-    record.writeUInt16LE(wide.length > 0 ? 45 : 20, 6);
+    record.writeUInt16LE(wide.length > 0 || entry.zip64 ? 45 : 20, 6);
     record.writeUInt16LE(entry.flags, 8);
     record.writeUInt16LE(entry.method, 10);
     record.writeUInt16LE(this.time, 12);
@@ -278,13 +286,42 @@ export class ZipWriter {
   }
 }
 
-/** 64-bit sizes when either size needs them or the local header announced ZIP64. */
-function dataDescriptor(entry: EntryFields, zip64: boolean): Buffer {
-  const wide = zip64 || entry.size >= MAX32 || entry.compressedSize >= MAX32;
-  const descriptor = Buffer.alloc(wide ? 24 : 16);
+/**
+ * Whether a streamed entry's local header must announce ZIP64, before its data: when its size is unknown, or
+ * when it, or its deflated form at worst, may reach 0xFFFFFFFF (which in a 32-bit field means "see the ZIP64
+ * field"). As Info-ZIP's zip does for a stream of unknown size; APPNOTE 4.3.9.2 lets any entry be ZIP64.
+ */
+function mayReach4GiB(size: number | undefined, deflate: boolean): boolean {
+  if (size === undefined) return true;
+  return (deflate ? deflateBound(size) : size) >= MAX32;
+}
+
+/**
+ * The most bytes raw deflate makes of `size` bytes at zlib's default windowBits and memLevel, as createDeflateRaw
+ * uses (zlib's deflateBound in deflate.c): incompressible bytes go into stored blocks of about 16 KiB, 5 bytes of
+ * header each.
+ */
+function deflateBound(size: number): number {
+  return size + Math.floor(size / 2 ** 12) + Math.floor(size / 2 ** 14) + Math.floor(size / 2 ** 25) + 7;
+}
+
+/**
+ * Refuses a streamed entry's `length` (its bytes so far, read or written) that its data descriptor could not
+ * give: 4 GiB or more in an entry whose local header chose 32-bit sizes from the size announced.
+ */
+function checkFits(entry: EntryFields, length: number, announced: number | undefined): void {
+  if (!entry.zip64 && length >= MAX32)
+    throw new Error(
+      `The zip entry ${entry.name.toString().slice(0, 80)} passed 4 GiB, more than the ${announced} bytes announced`,
+    );
+}
+
+/** The sizes after an entry's data, 8 bytes each when its local header announced ZIP64, else 4. */
+function dataDescriptor(entry: EntryFields): Buffer {
+  const descriptor = Buffer.alloc(entry.zip64 ? 24 : 16);
   descriptor.writeUInt32LE(0x08074b50, 0);
   descriptor.writeUInt32LE(entry.crc, 4);
-  if (wide) {
+  if (entry.zip64) {
     descriptor.writeBigUInt64LE(BigInt(entry.compressedSize), 8);
     descriptor.writeBigUInt64LE(BigInt(entry.size), 16);
   } else {

@@ -3,6 +3,7 @@ import {
   FTS_METADATA_FILE,
   MAX_FTS_METADATA_BYTES,
   ftsMetadataBytes,
+  ftsMetadataSize,
   parseFtsMetadata,
   type FtsMetadata,
 } from '@app/metadata';
@@ -38,12 +39,9 @@ export async function findMetadataFile(
 
 /** Writes the metadata file at the top of the writer's container, replacing the one merged into it. */
 export async function writeMetadataFile(writer: ResourceWriter, metadata: FtsMetadata): Promise<void> {
-  // its file lists may be too long to hold (spilled), so the size is counted on a first pass
-  let size = 0;
-  for await (const piece of ftsMetadataBytes(metadata)) size += piece.length;
   await writer.putFile(
     [FTS_METADATA_FILE],
-    { size, open: async () => Readable.from(ftsMetadataBytes(metadata)) },
+    { size: await ftsMetadataSize(metadata), open: async () => Readable.from(ftsMetadataBytes(metadata)) },
     'update',
   );
 }

@@ -52,6 +52,13 @@ export async function* ftsMetadataBytes(metadata: FtsMetadata): AsyncIterable<Bu
   for await (const piece of stringifySpilled(metadata)) yield Buffer.from(piece);
 }
 
+/** The metadata file's size in bytes, counted on a pass of its own: its file lists may be too long to hold. */
+export async function ftsMetadataSize(metadata: FtsMetadata): Promise<number> {
+  let size = 0;
+  for await (const piece of ftsMetadataBytes(metadata)) size += piece.length;
+  return size;
+}
+
 /** The parsed file when it is JSON that follows the schema; null otherwise. */
 export function parseFtsMetadata(text: string): FtsMetadata | null {
   try {

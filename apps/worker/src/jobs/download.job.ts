@@ -9,6 +9,7 @@ import {
   FTS_METADATA_FILE,
   INVALID_FTS_METADATA_FILE,
   ftsMetadataBytes,
+  ftsMetadataSize,
   mergeFtsMetadata,
   newAction,
   type FtsFileEntry,
@@ -73,7 +74,11 @@ export class DownloadJob implements JobHandler<'download'> {
       context.setMessage('Creating PRESQT_FTS_METADATA...');
       await zip.entries.close();
       const metadata = downloadMetadata(target, session, zip, walked.ownMetadata);
-      await zip.writer.addTagFile(FTS_METADATA_FILE, Readable.from(ftsMetadataBytes(metadata)));
+      await zip.writer.addTagFile(
+        FTS_METADATA_FILE,
+        Readable.from(ftsMetadataBytes(metadata)),
+        await ftsMetadataSize(metadata),
+      );
       await zip.writer.finalize();
     } catch (error) {
       // removes the partial zip; earlier ones go with the run's directory when the job ends
