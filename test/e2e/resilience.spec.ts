@@ -1,17 +1,22 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
+  closeSync,
   existsSync,
   mkdtempSync,
+  openSync,
   readdirSync,
   readFileSync,
+  readSync,
   statSync,
   utimesSync,
   writeFileSync,
+  writeSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import request from 'supertest';
+import { completeZipEntries, type PartialZipEntry } from '@app/archive';
 import { JobStore, ticketFor } from '@app/jobs';
 import { makeBagZip } from '../support/bags';
 import { fsId, writeTargetsFile, writeTree, partneredEntries } from '../support/fs-fixtures';
@@ -26,6 +31,7 @@ import {
 import { startApp, startStack, waitForOutput, type RunningProcess, type Stack } from '../support/stack';
 
 const TOKENS = { 'presqt-source-token': 'alice-token', 'presqt-destination-token': 'alice-token' };
+const ALICE = { 'presqt-source-token': 'alice-token' };
 const FILES = 24;
 const SECRET_KEY = 'resilience-test-secret-key';
 const FILE_BYTES = 6 << 20;
@@ -45,8 +51,11 @@ describe('jobs across killed workers', () => {
     const files: Record<string, Buffer> = {};
     for (let i = 0; i < FILES; i++)
       files[`alice/Data/part-${String(i).padStart(2, '0')}.bin`] = randomBytes(FILE_BYTES);
+    // a text file among them is deflated into the zip, and a resumed run inflates it from the earlier zip; the
+    // others are stored, and copied from it as they lie
     for (let i = 0; i < DOWNLOAD_FILES; i++)
-      files[`alice/Zipped/part-${String(i).padStart(2, '0')}.bin`] = randomBytes(FILE_BYTES);
+      files[`alice/Zipped/part-${String(i).padStart(2, '0')}.${i === 1 ? 'txt' : 'bin'}`] =
+        randomBytes(FILE_BYTES);
     writeTree(source, files);
     const targetsFile = writeTargetsFile(partneredEntries(source, destination));
     // one file at a time, so the kill lands between clearly finished files
@@ -97,6 +106,16 @@ describe('jobs across killed workers', () => {
     const worker = startApp('worker', stack.env);
     workers.push(worker);
     await waitForOutput(worker, /Worker ready/);
+    return worker;
+  };
+
+  /** Starts a download of the source's `Zipped` on a new worker; the worker. */
+  const startZippedDownload = async (): Promise<RunningProcess> => {
+    const worker = await restartWorker();
+    await http
+      .get(`/api_v1/targets/src/resources/${fsId('Zipped')}.zip/`)
+      .set({ ...ALICE, 'presqt-email-opt-in': '' })
+      .expect(202);
     return worker;
   };
 
@@ -158,12 +177,7 @@ describe('jobs across killed workers', () => {
   });
 
   it('resumes a download on another worker, copying the files already zipped instead of fetching them', async () => {
-    const ALICE = { 'presqt-source-token': 'alice-token' };
-    let worker = await restartWorker();
-    await http
-      .get(`/api_v1/targets/src/resources/${fsId('Zipped')}.zip/`)
-      .set({ ...ALICE, 'presqt-email-opt-in': '' })
-      .expect(202);
+    let worker = await startZippedDownload();
     const progress = await pollUntil(
       stack.baseUrl,
       '/api_v1/job_status/download.json',
@@ -207,6 +221,52 @@ describe('jobs across killed workers', () => {
       f.includes('.partial'),
     );
     expect(leftovers).toEqual([]);
+    worker.child.kill('SIGTERM');
+    await worker.exited;
+  });
+
+  it('fails a resumed download whose earlier copy of a file was damaged on disk after the kill', async () => {
+    let worker = await startZippedDownload();
+    // watched on disk every 2 ms, not through the job's status: the download can end between two polls of it.
+    // Files go one at a time, the next one's entry started once the one before is checkpointed.
+    const runs = join(stack.env.DATA_DIR, 'jobs', 'download');
+    const partialZip = () =>
+      existsSync(runs)
+        ? readdirSync(runs, { recursive: true, encoding: 'utf8' }).find((f) => f.includes('.partial-'))
+        : undefined;
+    const zipped = new Map<string, PartialZipEntry>();
+    for (const deadline = Date.now() + 30_000; zipped.size < 2;) {
+      if (Date.now() > deadline) throw new Error('the download zipped no two files in 30 s');
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      const partial = partialZip();
+      if (partial === undefined) continue;
+      for await (const entry of completeZipEntries(join(runs, partial)))
+        if (entry.name.includes('/data/Zipped/part-')) zipped.set(entry.name.replace(/.*\//, ''), entry);
+    }
+    worker.child.kill('SIGKILL');
+    await worker.exited;
+    // one byte of the first file's entry in the killed run's partial zip, which the resumed run copies
+    const partial = partialZip()!;
+    const first = zipped.get('part-00.bin')!;
+    const file = openSync(join(runs, partial), 'r+');
+    const byte = Buffer.alloc(1);
+    readSync(file, byte, 0, 1, first.dataStart + 1000);
+    writeSync(file, Buffer.from([byte[0] ^ 0xff]), 0, 1, first.dataStart + 1000);
+    closeSync(file);
+
+    worker = await restartWorker();
+    const failed = await pollUntil(
+      stack.baseUrl,
+      '/api_v1/job_status/download.json',
+      ALICE,
+      (b) => b.status !== 'in_progress',
+      60_000,
+    );
+    expect(failed).toMatchObject({
+      status: 'failed',
+      message:
+        "The job failed: The interrupted run's copy of /Zipped/part-00.bin is damaged; please download again",
+    });
     worker.child.kill('SIGTERM');
     await worker.exited;
   });

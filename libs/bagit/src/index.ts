@@ -1,4 +1,4 @@
-export { BagZipWriter, SOFTWARE_AGENT, type BagZipWriterOptions } from './bag-zip-writer';
+export { BagZipWriter, SOFTWARE_AGENT, type BagZipWriterOptions, type CopyIntoEntry } from './bag-zip-writer';
 export { findBagRoot } from './bag-root';
 export {
   directoryBagSource,

@@ -46,8 +46,15 @@ interface Request {
   family: 'file';
   id: number;
   path?: string;
-  copy?: { from: number; to?: number; at?: number; length: number; progress?: SharedArrayBuffer };
-  copyFile?: { from: string; length: number; to: CopyTarget | EntryTarget };
+  copy?: {
+    from: number;
+    start?: number;
+    to?: number;
+    at?: number;
+    length: number;
+    progress?: SharedArrayBuffer;
+  };
+  copyFile?: { from: string; start?: number; length: number; to: CopyTarget | EntryTarget };
   follow?: { fd: number; progress: SharedArrayBuffer; start?: number };
   algorithms: string[];
   range?: ByteRange;
@@ -82,15 +89,15 @@ type ProgressLayout = typeof PROGRESS;
  * that file how far it has written.
  */
 function hashFilesOnThread({ port, crypto, fs, zlib, chunks }: ThreadModules, layout: ProgressLayout): void {
-  // the source's open file is read from its start; what it holds beyond `length` is left. Written at `at`: a
-  // zip entry's data, whose CRC-32 is computed beside its digests.
+  // the source's open file is read from `start` (its start, or a stored zip entry's data); what it holds beyond
+  // `length` is left. Written at `at`: a zip entry's data, whose CRC-32 is computed beside its digests.
   const copy = (
-    { from, to, at, length, progress }: NonNullable<Request['copy']>,
+    { from, start, to, at, length, progress }: NonNullable<Request['copy']>,
     hash: (chunk: Buffer) => void,
   ): Pick<Reply, 'length' | 'crc32'> => {
     const shared = progress && new BigInt64Array(progress);
     let [written, crc32] = [0, at === undefined ? undefined : 0];
-    const read = chunks.read(from, 0, length, (chunk) => {
+    const read = chunks.read(from, start ?? 0, length, (chunk) => {
       hash(chunk);
       if (crc32 !== undefined) crc32 = zlib.crc32(chunk, crc32);
       if (to !== undefined) chunks.writeAll(to, chunk, at === undefined ? null : at + written);
@@ -106,7 +113,7 @@ function hashFilesOnThread({ port, crypto, fs, zlib, chunks }: ThreadModules, la
     Object.fromEntries(hashes.map((each, i) => [algorithms[i], each.digest('hex')]));
   // every step of a file's copy on this thread, one request: the main thread's only part is the message
   const copyFile = (
-    { from, length, to }: NonNullable<Request['copyFile']>,
+    { from, start, length, to }: NonNullable<Request['copyFile']>,
     hash: (chunk: Buffer) => void,
   ) => {
     // O_NOFOLLOW: a source swapped for a symlink since it was listed is refused, not followed
@@ -117,7 +124,7 @@ function hashFilesOnThread({ port, crypto, fs, zlib, chunks }: ThreadModules, la
     let copied: Pick<Reply, 'length' | 'crc32'>;
     try {
       target = entry ? fs.openSync(entry.zip, 'r+') : fs.openSync(file.path, 'wx+', 0o644);
-      copied = copy({ from: source, to: target, at: entry?.at, length }, hash);
+      copied = copy({ from: source, start, to: target, at: entry?.at, length }, hash);
       // read through the open file written: what it holds, whatever became of its name meanwhile
       if (readBack.length > 0)
         chunks.read(target, 0, Infinity, (chunk) => readBack.forEach((each) => each.update(chunk)));
@@ -315,7 +322,8 @@ export const SEPARATE_SOURCE_DIGEST_FROM = 32 << 20;
 
 /**
  * Copies `length` bytes (or fewer, where the file ends first) of the file at `from` (never through a symlink:
- * ELOOP) into a new file, `target`, on the hashing threads, in 1 MiB chunks of one reused buffer: the hex
+ * ELOOP), from `start` (a stored entry's data in a zip) or its start, into a new file or a zip entry, `target`,
+ * on the hashing threads, in 1 MiB chunks of one reused buffer: the hex
  * digests of the bytes copied for each of `algorithms`, and of the file as stored, read back with
  * `target.readBack`, which is then renamed to `target.renameTo` if given. Below SEPARATE_SOURCE_DIGEST_FROM
  * (or with one thread, or nothing to read back) one thread does it all, the read-back after the copy, in one
@@ -328,16 +336,17 @@ export async function copyFile(
   length: number,
   target: CopyTarget | EntryTarget,
   algorithms: readonly string[],
+  start = 0,
 ): Promise<CopiedFile> {
   const spread = length >= SEPARATE_SOURCE_DIGEST_FROM && hashingThreads.count > 1;
-  if (spread && 'zip' in target) return copyBigEntry(from, length, target, algorithms);
+  if (spread && 'zip' in target) return copyBigEntry({ path: from, start }, length, target, algorithms);
   if ('zip' in target || target.readBack.length === 0 || !spread) {
     const to = 'zip' in target ? { ...target } : { ...target, readBack: [...target.readBack] };
-    const answer = await pool.run({ copyFile: { from, length, to }, algorithms: [...algorithms] });
+    const answer = await pool.run({ copyFile: { from, start, length, to }, algorithms: [...algorithms] });
     const copied = { copied: answer.digests, stored: answer.stored ?? {}, length: answer.length! };
     return answer.crc32 === undefined ? copied : { ...copied, crc32: answer.crc32 };
   }
-  return copyBigFile(from, length, target, algorithms);
+  return copyBigFile({ path: from, start }, length, target, algorithms);
 }
 
 /**
@@ -346,18 +355,25 @@ export async function copyFile(
  * thread reads the entry back as it is written for the rest, so that every digest is of the bytes in the zip.
  */
 async function copyBigEntry(
-  from: string,
+  from: { path: string; start: number },
   length: number,
   target: EntryTarget,
   algorithms: readonly string[],
 ): Promise<CopiedFile> {
   const [copierShare, readerShare = []] = shareOut(algorithms, 2);
-  const source = await open(from, constants.O_RDONLY | constants.O_NOFOLLOW);
+  const source = await open(from.path, constants.O_RDONLY | constants.O_NOFOLLOW);
   try {
     const zip = await open(target.zip, 'r+');
     const readBack = new ReadBack(zip.fd, readerShare, target.at);
     try {
-      const copy = { from: source.fd, to: zip.fd, at: target.at, length, progress: readBack.progress };
+      const copy = {
+        from: source.fd,
+        start: from.start,
+        to: zip.fd,
+        at: target.at,
+        length,
+        progress: readBack.progress,
+      };
       const copied = await pool.run({ copy, algorithms: copierShare }, pool.pick(readBack.thread));
       const rest = await readBack.end();
       return {
@@ -380,19 +396,26 @@ async function copyBigEntry(
 
 /** copyFile from SEPARATE_SOURCE_DIGEST_FROM: both files opened here, for the two threads that share them. */
 async function copyBigFile(
-  from: string,
+  from: { path: string; start: number },
   length: number,
   target: CopyTarget,
   algorithms: readonly string[],
 ): Promise<CopiedFile> {
-  const source = await open(from, constants.O_RDONLY | constants.O_NOFOLLOW);
+  const source = await open(from.path, constants.O_RDONLY | constants.O_NOFOLLOW);
   try {
     const stored = await open(target.path, 'wx+', 0o644);
     // the read-back reads through the same open file, so the file it reads is the one written
     const readBack = new ReadBack(stored.fd, target.readBack);
     let copied: CopiedFile;
     try {
-      copied = { ...(await copySpread(source.fd, stored.fd, length, algorithms, readBack)), stored: {} };
+      const spread = await copySpread(
+        { fd: source.fd, start: from.start },
+        stored.fd,
+        length,
+        algorithms,
+        readBack,
+      );
+      copied = { ...spread, stored: {} };
       copied.stored = await readBack.end();
     } catch (error) {
       // the reader stops before the file it reads is closed
@@ -416,18 +439,16 @@ async function copyBigFile(
  * that changed between the copy's read and the digest's fails fixity, as the stored file is read back too.
  */
 async function copySpread(
-  from: number,
+  from: { fd: number; start: number },
   to: number,
   length: number,
   algorithms: readonly string[],
   readBack: ReadBack,
 ): Promise<Pick<CopiedFile, 'copied' | 'length'>> {
   const copier = pool.pick(readBack.thread);
-  const copying = pool.run(
-    { copy: { from, to, length, progress: readBack.progress }, algorithms: [] },
-    copier,
-  );
-  const digesting = pool.run({ copy: { from, length }, algorithms: [...algorithms] }, pool.pick(copier));
+  const source = { from: from.fd, start: from.start, length };
+  const copying = pool.run({ copy: { ...source, to, progress: readBack.progress }, algorithms: [] }, copier);
+  const digesting = pool.run({ copy: source, algorithms: [...algorithms] }, pool.pick(copier));
   // both have stopped before the caller may close the files, even where one failed
   const [copied, digested] = await Promise.allSettled([copying, digesting]);
   if (copied.status === 'rejected') throw copied.reason;

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
-import { BagZipWriter, SOFTWARE_AGENT } from '@app/bagit';
+import { BagZipWriter, SOFTWARE_AGENT, type CopyIntoEntry } from '@app/bagit';
 import type { ConnectorSession, RemoteFile, ResourceDetail } from '@app/connectors';
 import { JobFiles } from '@app/job-files';
 import { JobStore, type DownloadPayload } from '@app/jobs';
@@ -246,29 +246,47 @@ async function streamIntoZip(
   return { fetched, digests };
 }
 
-/**
- * A file on this machine's disk, copied into its entry by a hashing thread (BagZipWriter.copyPayloadFile):
- * the zip's turn passes on once its entry is laid out, so the next file is copied beside it.
- */
+/** A file on this machine's disk, copied into its entry by a hashing thread (copyIntoEntry). */
 async function copyIntoZip(
   zip: DownloadZip,
   entry: RemoteFile,
-  copyInto: NonNullable<RemoteFile['copyInto']>,
+  copyInto: CopyIntoEntry,
   payloadPath: string,
   context: JobContext,
 ): Promise<Putting> {
   const fetched = entry.checksumsOfBytes ? null : await entry.sourceHashes(zip.vouched);
-  const { digests } = await zip.inTurn(() =>
-    zip.writer.copyPayloadFile(payloadPath, entry.size, copyInto, zip.vouched),
-  );
-  const counted = digests.then((hashes) => {
-    context.addBytes(entry.size);
-    return hashes;
-  });
-  return { fetched, digests: counted };
+  const { digests } = await copyIntoEntry(zip, payloadPath, entry.size, copyInto, zip.vouched, context);
+  return { fetched, digests };
 }
 
-/** A file an earlier run zipped and checkpointed, copied from its partial zip; null when there is none. */
+/**
+ * Copies a file into its entry on a hashing thread (BagZipWriter.copyPayloadFile), digesting it there: the
+ * zip's turn passes on once its entry is laid out, so the next file is copied beside it; its bytes count once
+ * its digests come.
+ */
+async function copyIntoEntry(
+  zip: DownloadZip,
+  payloadPath: string,
+  size: number,
+  copyInto: CopyIntoEntry,
+  alsoHash: readonly string[],
+  context: JobContext,
+): Promise<{ digests: Promise<Record<string, string>> }> {
+  const { digests } = await zip.inTurn(() =>
+    zip.writer.copyPayloadFile(payloadPath, size, copyInto, alsoHash),
+  );
+  const counted = digests.then((hashes) => {
+    context.addBytes(size);
+    return hashes;
+  });
+  return { digests: counted };
+}
+
+/**
+ * A file an earlier run zipped and checkpointed, copied from its partial zip; null when there is none. A stored
+ * entry is copied as a byte range by a hashing thread, a deflated one (a text file) inflated through this one;
+ * either way its digests are of the bytes the new zip holds, and its sha256 must be the one checkpointed.
+ */
 async function copyFromEarlierRun(
   zip: DownloadZip,
   entry: RemoteFile,
@@ -278,14 +296,17 @@ async function copyFromEarlierRun(
   const zipped = zip.checkpointed.get(payloadPath);
   const copy = zip.earlier.get(payloadPath);
   if (!zipped || !copy || zipped.size !== entry.size || copy.size !== entry.size) return null;
-  const hashes = await zip.inTurn(() =>
-    zip.writer.addPayloadFile(
-      payloadPath,
-      meter(copy.open(), (chunk) => context.addBytes(chunk.length)),
-      entry.size,
-    ),
-  );
-  if (hashes.sha256 !== zipped.hashes.sha256)
+  const { digests } =
+    copy.copyInto && zip.writer.takesCopy(payloadPath)
+      ? await copyIntoEntry(zip, payloadPath, entry.size, copy.copyInto, [], context)
+      : await zip.inTurn(() =>
+          zip.writer.streamPayloadFile(
+            payloadPath,
+            meter(copy.open(), (chunk) => context.addBytes(chunk.length)),
+            entry.size,
+          ),
+        );
+  if ((await digests).sha256 !== zipped.hashes.sha256)
     throw new Error(`The interrupted run's copy of /${payloadPath} is damaged; please download again`);
   return zipped;
 }

@@ -2,11 +2,18 @@ import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { completeZipEntries, openZipEntryAt } from '@app/archive';
+import type { CopyIntoEntry } from '@app/bagit';
+import { copyFile } from '@app/fixity';
 
 /** An entry that an interrupted run finished writing into its partial zip. */
 export interface EarlierEntry {
   size: number;
   open(): Readable;
+  /**
+   * A stored entry's bytes copied into the new zip's entry as a byte range, by a hashing thread (digests and
+   * CRC-32 computed there); null for a deflated entry, whose bytes only open() gives.
+   */
+  copyInto: CopyIntoEntry | null;
 }
 
 /**
@@ -49,7 +56,13 @@ export class PartialZips {
       for await (const entry of entries) {
         const path = entry.name.slice(payloadPrefix.length);
         if (!entry.name.startsWith(payloadPrefix) || found.has(path)) continue;
-        found.set(path, { size: entry.size, open: () => openZipEntryAt(zip, entry) });
+        found.set(path, {
+          size: entry.size,
+          open: () => openZipEntryAt(zip, entry),
+          copyInto: entry.deflated
+            ? null
+            : (target, algorithms) => copyFile(zip, entry.size, target, algorithms, entry.dataStart),
+        });
       }
     }
     return found;
