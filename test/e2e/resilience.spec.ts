@@ -119,6 +119,33 @@ describe('jobs across killed workers', () => {
     return worker;
   };
 
+  /**
+   * Kills `worker` once the download's partial zip holds `count` complete entries of `Zipped`'s files, watched
+   * on disk every 2 ms rather than through the job's status: the download can end between two polls of it.
+   * Files go one at a time, the next one's entry started once the one before is checkpointed. Answers the
+   * partial zip's path and its complete entries by file name, in the zip's order.
+   */
+  const killOnceZipped = async (worker: RunningProcess, count: number) => {
+    const runs = join(stack.env.DATA_DIR, 'jobs', 'download');
+    const partialZip = () =>
+      existsSync(runs)
+        ? readdirSync(runs, { recursive: true, encoding: 'utf8' }).find((f) => f.includes('.partial-'))
+        : undefined;
+    const zipped = new Map<string, PartialZipEntry>();
+    for (const deadline = Date.now() + 30_000; zipped.size < count;) {
+      if (Date.now() > deadline) throw new Error(`the download zipped no ${count} files in 30 s`);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      const partial = partialZip();
+      if (partial === undefined) continue;
+      for await (const entry of completeZipEntries(join(runs, partial)))
+        if (entry.name.includes('/data/Zipped/part-')) zipped.set(entry.name.replace(/.*\//, ''), entry);
+    }
+    worker.child.kill('SIGKILL');
+    await worker.exited;
+    await expectUnfinished('/api_v1/job_status/download.json', ALICE);
+    return { partialZip: join(runs, partialZip()!), zipped };
+  };
+
   it('resumes a transfer on another worker without writing the finished files again', async () => {
     await startDataTransfer('update');
     const progress = await pollUntil(
@@ -178,21 +205,13 @@ describe('jobs across killed workers', () => {
 
   it('resumes a download on another worker, copying the files already zipped instead of fetching them', async () => {
     let worker = await startZippedDownload();
-    const progress = await pollUntil(
-      stack.baseUrl,
-      '/api_v1/job_status/download.json',
-      ALICE,
-      (b) => Number(b.files_finished) >= 4,
-    );
-    worker.child.kill('SIGKILL');
-    await worker.exited;
-    await expectUnfinished('/api_v1/job_status/download.json', ALICE);
-    // Change the files zipped before the kill (files go one at a time, in order). Had the resumed run fetched
-    // them again, the zip would hold the new bytes; it must hold what the first run fetched and verified.
+    const { zipped } = await killOnceZipped(worker, 4);
+    // Change the files zipped and checkpointed before the kill (all but the last complete entry). Had the
+    // resumed run fetched them again, the zip would hold the new bytes; it must hold what the first run
+    // fetched and verified.
     const project = join(source, 'alice', 'Zipped');
-    const zippedBefore = Number(progress.files_finished) - 2;
     const original = new Map<string, Buffer>();
-    for (const name of readdirSync(project).sort().slice(0, zippedBefore)) {
+    for (const name of [...zipped.keys()].slice(0, zipped.size - 1)) {
       original.set(name, readFileSync(join(project, name)));
       writeFileSync(join(project, name), randomBytes(FILE_BYTES));
     }
@@ -227,28 +246,10 @@ describe('jobs across killed workers', () => {
 
   it('fails a resumed download whose earlier copy of a file was damaged on disk after the kill', async () => {
     let worker = await startZippedDownload();
-    // watched on disk every 2 ms, not through the job's status: the download can end between two polls of it.
-    // Files go one at a time, the next one's entry started once the one before is checkpointed.
-    const runs = join(stack.env.DATA_DIR, 'jobs', 'download');
-    const partialZip = () =>
-      existsSync(runs)
-        ? readdirSync(runs, { recursive: true, encoding: 'utf8' }).find((f) => f.includes('.partial-'))
-        : undefined;
-    const zipped = new Map<string, PartialZipEntry>();
-    for (const deadline = Date.now() + 30_000; zipped.size < 2;) {
-      if (Date.now() > deadline) throw new Error('the download zipped no two files in 30 s');
-      await new Promise((resolve) => setTimeout(resolve, 2));
-      const partial = partialZip();
-      if (partial === undefined) continue;
-      for await (const entry of completeZipEntries(join(runs, partial)))
-        if (entry.name.includes('/data/Zipped/part-')) zipped.set(entry.name.replace(/.*\//, ''), entry);
-    }
-    worker.child.kill('SIGKILL');
-    await worker.exited;
+    const { partialZip, zipped } = await killOnceZipped(worker, 2);
     // one byte of the first file's entry in the killed run's partial zip, which the resumed run copies
-    const partial = partialZip()!;
     const first = zipped.get('part-00.bin')!;
-    const file = openSync(join(runs, partial), 'r+');
+    const file = openSync(partialZip, 'r+');
     const byte = Buffer.alloc(1);
     readSync(file, byte, 0, 1, first.dataStart + 1000);
     writeSync(file, Buffer.from([byte[0] ^ 0xff]), 0, 1, first.dataStart + 1000);
