@@ -98,9 +98,27 @@ describe('jobs across killed workers', () => {
   };
 
   /** Fails the test if the job finished before its worker was killed: the resume would then go untested. */
-  const expectUnfinished = async (statusPath: string, headers: Record<string, string>) => {
-    await http.get(statusPath).set(headers).expect(202);
+  const expectUnfinished = async (statusPath: string, headers: Record<string, string>) =>
+    (await http.get(statusPath).set(headers).expect(202)).body as Record<string, unknown>;
+
+  /**
+   * Waits until `happened`, looking every 2 ms: watched on disk rather than through the job's status, as a job
+   * between local disks can end between two polls of it and a kill must land while it runs.
+   */
+  const watchUntil = async (happened: () => boolean | Promise<boolean>, what: string) => {
+    for (const deadline = Date.now() + 30_000; !(await happened());) {
+      if (Date.now() > deadline) throw new Error(`${what} did not happen in 30 s`);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
   };
+
+  /** The names of the `part-` files in a project at the destination, sorted (the order they are written in). */
+  const partsWritten = (project: string) =>
+    existsSync(project)
+      ? readdirSync(project)
+          .filter((name) => name.startsWith('part-'))
+          .sort()
+      : [];
 
   const restartWorker = async (): Promise<RunningProcess> => {
     const worker = startApp('worker', stack.env);
@@ -120,10 +138,9 @@ describe('jobs across killed workers', () => {
   };
 
   /**
-   * Kills `worker` once the download's partial zip holds `count` complete entries of `Zipped`'s files, watched
-   * on disk every 2 ms rather than through the job's status: the download can end between two polls of it.
-   * Files go one at a time, the next one's entry started once the one before is checkpointed. Answers the
-   * partial zip's path and its complete entries by file name, in the zip's order.
+   * Kills `worker` once the download's partial zip holds `count` complete entries of `Zipped`'s files. Files go
+   * one at a time, the next one's entry started once the one before is checkpointed. Answers the partial
+   * zip's path and its complete entries by file name, in the zip's order.
    */
   const killOnceZipped = async (worker: RunningProcess, count: number) => {
     const runs = join(stack.env.DATA_DIR, 'jobs', 'download');
@@ -132,14 +149,13 @@ describe('jobs across killed workers', () => {
         ? readdirSync(runs, { recursive: true, encoding: 'utf8' }).find((f) => f.includes('.partial-'))
         : undefined;
     const zipped = new Map<string, PartialZipEntry>();
-    for (const deadline = Date.now() + 30_000; zipped.size < count;) {
-      if (Date.now() > deadline) throw new Error(`the download zipped no ${count} files in 30 s`);
-      await new Promise((resolve) => setTimeout(resolve, 2));
+    await watchUntil(async () => {
       const partial = partialZip();
-      if (partial === undefined) continue;
-      for await (const entry of completeZipEntries(join(runs, partial)))
-        if (entry.name.includes('/data/Zipped/part-')) zipped.set(entry.name.replace(/.*\//, ''), entry);
-    }
+      if (partial !== undefined)
+        for await (const entry of completeZipEntries(join(runs, partial)))
+          if (entry.name.includes('/data/Zipped/part-')) zipped.set(entry.name.replace(/.*\//, ''), entry);
+      return zipped.size >= count;
+    }, `zipping ${count} files`);
     worker.child.kill('SIGKILL');
     await worker.exited;
     await expectUnfinished('/api_v1/job_status/download.json', ALICE);
@@ -148,17 +164,12 @@ describe('jobs across killed workers', () => {
 
   it('resumes a transfer on another worker without writing the finished files again', async () => {
     await startDataTransfer('update');
-    const progress = await pollUntil(
-      stack.baseUrl,
-      '/api_v1/job_status/transfer/',
-      TOKENS,
-      (b) => Number(b.files_finished) >= 3,
-    );
+    const project = join(destination, 'alice', 'Data');
+    await watchUntil(() => partsWritten(project).length >= 4, 'writing 4 files');
     stack.worker!.child.kill('SIGKILL');
     await stack.worker!.exited;
-    await expectUnfinished('/api_v1/job_status/transfer/', TOKENS);
-    const project = join(destination, 'alice', 'Data');
-    const written = new Map(readdirSync(project).map((name) => [name, statSync(join(project, name)).ino]));
+    const progress = await expectUnfinished('/api_v1/job_status/transfer/', TOKENS);
+    const written = new Map(partsWritten(project).map((name) => [name, statSync(join(project, name)).ino]));
     expect(written.size).toBeGreaterThanOrEqual(Number(progress.files_finished));
 
     const worker = await restartWorker();
@@ -171,9 +182,7 @@ describe('jobs across killed workers', () => {
     });
     // one project, not a second "Data (2)"; files finished before the kill kept their inode (not rewritten)
     expect(readdirSync(join(destination, 'alice'))).toEqual(['Data']);
-    const finishedBefore = [...written.keys()]
-      .filter((name) => name.startsWith('part-'))
-      .slice(0, Number(progress.files_finished));
+    const finishedBefore = [...written.keys()].slice(0, Number(progress.files_finished));
     for (const name of finishedBefore) expect(statSync(join(project, name)).ino).toBe(written.get(name));
     expect(readdirSync(project).filter((name) => name.startsWith('part-'))).toHaveLength(FILES);
     worker.child.kill('SIGTERM');
@@ -185,14 +194,7 @@ describe('jobs across killed workers', () => {
     // the first test's transfer made `Data`
     const project = join(destination, 'alice', 'Data (2)');
     await startDataTransfer('ignore');
-    // watched on disk every 2 ms, not through the job's status: a transfer between local disks can end
-    // between two polls of it, and the kill must land while it runs
-    const partsWritten = () =>
-      existsSync(project) ? readdirSync(project).filter((name) => name.startsWith('part-')).length : 0;
-    for (const deadline = Date.now() + 30_000; partsWritten() < 2;) {
-      if (Date.now() > deadline) throw new Error('the transfer wrote no two files in 30 s');
-      await new Promise((resolve) => setTimeout(resolve, 2));
-    }
+    await watchUntil(() => partsWritten(project).length >= 2, 'writing 2 files');
     running.child.kill('SIGKILL');
     await running.exited;
     expect(readdirSync(project).length).toBeGreaterThanOrEqual(2);
