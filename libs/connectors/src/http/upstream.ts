@@ -58,18 +58,19 @@ export type AnswerKind = 'answer' | 'file';
  * storage host a download redirects to. Every call has a deadline, and a file's body a minimum pace
  * (CallWatch, docs/limits.md#upstream-deadlines).
  *
- * GET and HEAD go through undici's RetryAgent, which also resumes a body cut off midway with a Range
- * request. Requests with a body are retried here instead, because the RetryAgent cannot send a stream twice:
- * each attempt makes its body anew. A rate limit that only an answer's message tells (`RateLimitRules`) is
+ * GET goes through undici's RetryAgent, which also resumes a body cut off midway with a Range request.
+ * Requests with a body are retried here instead, because the RetryAgent cannot send a stream twice: each
+ * attempt makes its body anew. So is HEAD, which the RetryAgent cannot retry after an error status (see
+ * attempt). A rate limit that only an answer's message tells (`RateLimitRules`) is
  * waited out here too, for every method: the upstream refused the request, so sending it again is safe.
  */
 export class Upstream {
   readonly baseUrl: URL;
   private readonly trusted: Set<string>;
   private readonly agent: Agent;
-  /** GET and HEAD: retried by undici, watched by the call's CallWatch */
+  /** GET: retried by undici, watched by the call's CallWatch */
   private readonly retrying: Dispatcher;
-  /** requests with a body, retried here, watched likewise */
+  /** HEAD and requests with a body, retried here, watched likewise */
   private readonly sending: Dispatcher;
   private readonly logger: Logger;
 
@@ -238,7 +239,7 @@ export class Upstream {
     return body;
   }
 
-  /** One request with its own retries: the RetryAgent's for GET and HEAD, this loop's for a body. */
+  /** One request with its own retries: the RetryAgent's for a GET, this loop's for a HEAD or a body. */
   private async attempt(
     method: string,
     url: URL,
@@ -251,7 +252,10 @@ export class Upstream {
     // credentials only for the origins trusted with them: never for a host a redirect points to
     const sent = this.isTrusted(url) ? { ...headers, ...credentials } : headers;
     const options = { method: method, origin: url.origin, path: pathOf(url), headers: sent, watch };
-    if (!body) {
+    // A HEAD is retried here too: undici's RetryAgent (7.x), handed an error status to a HEAD, sees the answer
+    // end (it has no body) while it waits on our retry decision, and ends the request before it ever started
+    // it ("Cannot read properties of null (reading 'push')", or a call that never settles)
+    if (!body && method !== 'HEAD') {
       try {
         return await this.retrying.request(options);
       } catch (error) {
@@ -263,7 +267,8 @@ export class Upstream {
     for (let attempt = 1; ; attempt++) {
       let failure: AttemptFailure;
       try {
-        const response = await this.sending.request({ ...options, body: watchedBody(await body(), watch) });
+        const sentBody = body && watchedBody(await body(), watch);
+        const response = await this.sending.request({ ...options, body: sentBody });
         failure = { status: response.statusCode, headers: response.headers };
         const decision = decideRetry(failure, attempt, method, this.settings, {
           idempotent,
