@@ -47,8 +47,9 @@ export async function* completeZipEntries(
       const nameLength = header.readUInt16LE(26);
       const extraLength = header.readUInt16LE(28);
       const dataStart = offset + 30 + nameLength + extraLength;
-      const name = (await readAt(file, offset + 30, nameLength)).toString('utf8');
-      const zip64 = zip64Field(await readAt(file, offset + 30 + nameLength, extraLength));
+      const nameAndExtra = await readAt(file, offset + 30, nameLength + extraLength);
+      const name = nameAndExtra.subarray(0, nameLength).toString('utf8');
+      const zip64 = zip64Field(nameAndExtra.subarray(nameLength));
       let sizes: { compressedSize: number; size: number; end: number } | null;
       if (flags & USES_DATA_DESCRIPTOR) {
         const hint = method === STORED ? storedSize(name) : undefined;
