@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { TARGET_ACTIONS } from '@app/targets/target-entry';
+import { request, type Dispatcher } from 'undici';
 
 const ROOT = join(__dirname, '..');
 
@@ -78,29 +79,46 @@ export interface JobRun {
   result: Record<string, unknown>;
 }
 
+/** A job's start request: what is sent to get its 202. */
+interface JobStart {
+  path: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: string | FormData;
+}
+
+/** Where a job's status is polled, with the headers that name it. */
+interface JobStatus {
+  path: string;
+  headers: Record<string, string>;
+}
+
 /**
  * Starts a job, polls it every `pollMs` to its end, and times it, sampling the worker's memory. The web client
  * polls every 1,000 ms; a single job is polled more often so that its time is not rounded up by a second.
  */
 export async function runJob(
   base: string,
-  start: { path: string; method: string; body?: string },
-  headers: Record<string, string>,
-  status: { path: string; headers: Record<string, string> },
+  start: JobStart,
+  status: JobStatus,
   worker: ChildProcess,
   pollMs = 50,
 ): Promise<JobRun> {
-  return watchJob(base, status, worker, pollMs, async () => {
-    const response = await fetch(`${base}${start.path}`, { method: start.method, headers, body: start.body });
-    if (response.status !== 202)
-      throw new Error(`${start.method} ${start.path}: ${response.status} ${await response.text()}`);
-  });
+  return watchJob(base, status, worker, pollMs, () => startJob(base, start));
+}
+
+/** Sends a job's start request; throws unless the job was accepted with a 202. */
+async function startJob(base: string, { path, method, headers, body }: JobStart): Promise<void> {
+  const response = await fetch(`${base}${path}`, { method, headers, body });
+  if (response.status !== 202)
+    throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  await response.body?.cancel();
 }
 
 /** Runs `start` (which resolves once the job was accepted with a 202), then as runJob. */
 export async function watchJob(
   base: string,
-  status: { path: string; headers: Record<string, string> },
+  status: JobStatus,
   worker: ChildProcess,
   pollMs: number,
   start: () => Promise<void>,
@@ -113,41 +131,70 @@ export async function watchJob(
     const started = performance.now();
     await start();
     const acceptMs = performance.now() - started;
-    for (;;) {
-      const answer = await pollOnce(`${base}${status.path}`, status.headers);
-      if (answer.status === 200) {
-        const result = (await answer.json()) as Record<string, unknown>;
-        const seconds = (performance.now() - started) / 1000;
-        return {
-          seconds,
-          acceptMs: Math.round(acceptMs),
-          peakRssMiB: Math.max(peak, rssMiB(worker.pid!)),
-          workerCpuSeconds: cpuSeconds(worker.pid!) - cpuBefore,
-          workerMainCpuSeconds: mainThreadCpuSeconds(worker.pid!) - mainCpuBefore,
-          result,
-        };
-      }
-      if (answer.status !== 202) throw new Error(`${status.path}: ${answer.status} ${await answer.text()}`);
-      await new Promise((resolve) => setTimeout(resolve, pollMs));
-    }
+    const result = await pollToEnd(base, status, pollMs);
+    return {
+      seconds: (performance.now() - started) / 1000,
+      acceptMs: Math.round(acceptMs),
+      peakRssMiB: Math.max(peak, rssMiB(worker.pid!)),
+      workerCpuSeconds: cpuSeconds(worker.pid!) - cpuBefore,
+      workerMainCpuSeconds: mainThreadCpuSeconds(worker.pid!) - mainCpuBefore,
+      result,
+    };
   } finally {
     clearInterval(sampler);
   }
 }
 
-/**
- * One status poll. A poll may reuse a kept-alive connection at the moment the API closes it as idle (its
- * 5 s keep-alive): when this process's own fake upstream has blocked its event loop past the client's margin,
- * the reuse fails with "other side closed". Polling is idempotent, so such a poll is sent again.
- */
-async function pollOnce(url: string, headers: Record<string, string>): Promise<Response> {
-  try {
-    return await fetch(url, { headers });
-  } catch (error) {
-    const code = ((error as Error).cause as { code?: string } | undefined)?.code;
-    if (code !== 'UND_ERR_SOCKET') throw error;
-    return fetch(url, { headers });
+/** Polls a job every `pollMs` until it has ended; its finished status body. */
+async function pollToEnd(base: string, status: JobStatus, pollMs: number): Promise<Record<string, unknown>> {
+  for (;;) {
+    const answer = await pollOnce(`${base}${status.path}`, status.headers);
+    if (answer.statusCode === 200) return (await answer.body.json()) as Record<string, unknown>;
+    const text = await answer.body.text();
+    if (answer.statusCode !== 202) throw new Error(`${status.path}: ${answer.statusCode} ${text}`);
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
+}
+
+/**
+ * One status poll, with undici's `request` (fetch costs this process, which also runs the fake upstreams,
+ * several times as much CPU a poll). A poll may reuse a kept-alive connection at the moment the API closes it
+ * as idle (its 5 s keep-alive): when this process's own fake upstream has blocked its event loop past the
+ * client's margin, the reuse fails with "other side closed". Polling is idempotent, so such a poll is sent
+ * again.
+ */
+async function pollOnce(url: string, headers: Record<string, string>): Promise<Dispatcher.ResponseData> {
+  try {
+    return await request(url, { headers });
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'UND_ERR_SOCKET') throw error;
+    return request(url, { headers });
+  }
+}
+
+/** The requests of a transfer of `id` from one target to another as a new project. */
+function transferJob(
+  from: string,
+  to: string,
+  id: string,
+  [sourceToken, destinationToken]: [string, string],
+): { start: JobStart; status: JobStatus } {
+  const tokens = { 'presqt-source-token': sourceToken, 'presqt-destination-token': destinationToken };
+  return {
+    start: {
+      path: `/api_v1/targets/${to}/resources/`,
+      method: 'POST',
+      headers: {
+        ...tokens,
+        'presqt-file-duplicate-action': 'ignore',
+        'presqt-keyword-action': 'none',
+        'presqt-email-opt-in': '',
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ source_target_name: from, source_resource_id: id, keywords: [] }),
+    },
+    status: { path: '/api_v1/job_status/transfer/', headers: tokens },
+  };
 }
 
 /** A transfer of `id` from one target to another as a new project; with the id of what it made. */
@@ -157,29 +204,29 @@ export async function runTransfer(
   from: string,
   to: string,
   id: string,
-  [sourceToken, destinationToken]: [string, string],
+  tokens: [string, string],
   pollMs?: number,
 ): Promise<JobRun & { destinationId: string }> {
-  const tokens = { 'presqt-source-token': sourceToken, 'presqt-destination-token': destinationToken };
-  const run = await runJob(
-    base,
-    {
-      path: `/api_v1/targets/${to}/resources/`,
-      method: 'POST',
-      body: JSON.stringify({ source_target_name: from, source_resource_id: id, keywords: [] }),
-    },
-    {
-      ...tokens,
-      'presqt-file-duplicate-action': 'ignore',
-      'presqt-keyword-action': 'none',
-      'presqt-email-opt-in': '',
-      'content-type': 'application/json',
-    },
-    { path: '/api_v1/job_status/transfer/', headers: tokens },
-    worker,
-    pollMs,
-  );
+  const { start, status } = transferJob(from, to, id, tokens);
+  const run = await runJob(base, start, status, worker, pollMs);
   return { ...run, destinationId: String(run.result.destination_resource_id) };
+}
+
+/**
+ * A transfer as runTransfer, neither timed nor sampled: for a batch of jobs that several workers share, whose
+ * own time and CPU are measured as a whole.
+ */
+export async function finishTransfer(
+  base: string,
+  from: string,
+  to: string,
+  id: string,
+  tokens: [string, string],
+  pollMs: number,
+): Promise<void> {
+  const { start, status } = transferJob(from, to, id, tokens);
+  await startJob(base, start);
+  await pollToEnd(base, status, pollMs);
 }
 
 /** The fields of /proc/<pid>/stat from the third on (the command name, field 2, may hold spaces). */

@@ -50,11 +50,15 @@ async function upload(stack: BenchStack, bagFile: string): ReturnType<typeof run
   form.append('presqt-file', await openAsBlob(bagFile), 'bag.zip');
   return runJob(
     stack.base,
-    { path: '/api_v1/targets/store/resources/', method: 'POST', body: form as unknown as string },
     {
-      'presqt-destination-token': TOKEN,
-      'presqt-file-duplicate-action': 'ignore',
-      'presqt-email-opt-in': '',
+      path: '/api_v1/targets/store/resources/',
+      method: 'POST',
+      headers: {
+        'presqt-destination-token': TOKEN,
+        'presqt-file-duplicate-action': 'ignore',
+        'presqt-email-opt-in': '',
+      },
+      body: form,
     },
     { path: '/api_v1/job_status/upload/', headers: { 'presqt-destination-token': TOKEN } },
     stack.worker,
@@ -67,8 +71,11 @@ async function runJobs(stack: BenchStack, bagFile: string) {
   const id = String(uploaded.result.destination_resource_id);
   const download = await runJob(
     stack.base,
-    { path: `/api_v1/targets/store/resources/${id}.zip/`, method: 'GET' },
-    { ...TOKEN_HEADERS, 'presqt-email-opt-in': '' },
+    {
+      path: `/api_v1/targets/store/resources/${id}.zip/`,
+      method: 'GET',
+      headers: { ...TOKEN_HEADERS, 'presqt-email-opt-in': '' },
+    },
     { path: '/api_v1/job_status/download.json/', headers: TOKEN_HEADERS },
     stack.worker,
   );

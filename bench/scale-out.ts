@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OsfFake } from '../test/fakes/osf/osf-fake';
-import { benchTarget, cpuSeconds, runTransfer, startBenchStack } from './bench-stack';
+import { benchTarget, cpuSeconds, finishTransfer, startBenchStack } from './bench-stack';
 
 const USERS = Number(process.env.SCALE_USERS ?? 16);
 const FILES = Number(process.env.SCALE_FILES ?? 60);
@@ -82,9 +82,8 @@ async function runBatch(work: string, targetsFile: string, workers: number, osf:
     const started = performance.now();
     await Promise.all(
       Array.from({ length: USERS }, (_, user) =>
-        runTransfer(
+        finishTransfer(
           stack.base,
-          stack.worker,
           'bench_src',
           'osf',
           PROJECT_ID,

@@ -213,8 +213,11 @@ async function localJobs(
   await settle(source);
   const download = await runJob(
     base,
-    { path: `/api_v1/targets/bench_src/resources/${id}.zip/`, method: 'GET' },
-    { ...SOURCE_TOKEN, 'presqt-email-opt-in': '' },
+    {
+      path: `/api_v1/targets/bench_src/resources/${id}.zip/`,
+      method: 'GET',
+      headers: { ...SOURCE_TOKEN, 'presqt-email-opt-in': '' },
+    },
     { path: '/api_v1/job_status/download.json/', headers: SOURCE_TOKEN },
     worker,
   );

@@ -230,9 +230,10 @@ export class FakeServer {
     const method = (req.method ?? 'GET').toUpperCase();
     this.requests.push({ method, url: req.url ?? '/', headers: req.headers });
     // A wait (latency, a slow body) ends when the client gives up or stop() drops the connection: a timer
-    // left running would keep the test process alive after the test ends.
+    // left running would keep the test process alive after the test ends. An answer sent whole has no wait
+    // left to end (aborting would cost a DOMException a request).
     const closing = new AbortController();
-    res.once('close', () => closing.abort());
+    res.once('close', () => res.writableFinished || closing.abort());
     try {
       if (this.latencyMs > 0) await sleep(this.latencyMs, undefined, { signal: closing.signal });
       if (this.takeFault({ method, url }, 'reset')) {
