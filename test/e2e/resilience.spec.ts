@@ -374,7 +374,7 @@ describe('jobs across killed workers', () => {
     const store = new JobStore(redis, stack.env.REDIS_PREFIX, 3600);
     const ticket = ticketFor(SECRET_KEY, 'alice-token', 'alice-token');
     const record = (await store.get('transfer', ticket))!;
-    expect(await store.checkpoint(record, '#container', {})).toBe(true);
+    expect(await store.checkpoint(record, new Map([['#container', {}]]))).toBe(true);
     const userDir = join(destination, 'alice');
     const before = existsSync(userDir) ? readdirSync(userDir) : [];
     const name = before.includes('Data') ? `Data (${before.length + 1})` : 'Data';

@@ -136,7 +136,7 @@ describe('job records stored in the previous layout', () => {
     expect(await store.update(run, { filesTotal: 5, filesDone: 1, bytesDone: 100, percent: 20 })).toBe(true);
     expect(await store.get('transfer', 'r')).toMatchObject({ filesDone: 2, bytesDone: 200, percent: 40 });
     await plant('transfer', 'r', { status: 'in_progress', status_code: 'null' });
-    expect(await store.checkpoint(run, 'a.txt', { done: true })).toBe(true);
+    expect(await store.checkpoint(run, new Map([['a.txt', { done: true }]]))).toBe(true);
     await plant('transfer', 'r', { status: 'in_progress', status_code: 'null' });
     expect(await store.beginCommit(run)).toBe(true);
     await plant('transfer', 'r', { status: 'in_progress', status_code: 'null', flags: { committing: '1' } });

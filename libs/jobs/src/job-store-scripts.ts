@@ -130,10 +130,10 @@ if not among(ARGV[2], runState()) then return 0 end
 redis.call('HSET', KEYS[1], unpack(ARGV, 3))
 return 1`);
 
-/** Records a checkpoint (ARGV[3], its data ARGV[4]) of a run in progress. */
+/** Records checkpoints (ARGV[3...], item, data pairs) of a run in progress. */
 export const CHECKPOINT = script(`
 if not among(ARGV[2], runState()) then return 0 end
-redis.call('HSET', KEYS[2], ARGV[3], ARGV[4])
+redis.call('HSET', KEYS[2], unpack(ARGV, 3))
 return 1`);
 
 /** Holds a run's lease (KEYS[1]) for `holder` when it is free or theirs already, for ARGV[2] milliseconds more. */

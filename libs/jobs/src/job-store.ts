@@ -47,6 +47,8 @@ const START_TIMED_OUT: JobFailure = {
 
 /** How often whenEnded looks. */
 const ENDED_POLL_MS = 100;
+/** the most checkpoints one call records: two script arguments each, well within what Redis's Lua unpacks */
+export const MAX_CHECKPOINTS = 1000;
 
 /** The states a script acts from (see job-store-scripts.ts): every state a job may move to `to` from. */
 function statesBefore(to: JobState): string {
@@ -259,19 +261,15 @@ export class JobStore {
     return (await this.eval(MOVE, 1, key, record.runId, COMMITTING_FROM, 'state', committing)) === 1;
   }
 
-  /** Remembers that one unit of work (a file) of the run is done, so a resumed run can skip it. */
-  async checkpoint(record: RunKey, item: string, data: unknown): Promise<boolean> {
+  /**
+   * Remembers that units of work (files) of the run are done, each item with its data, so a resumed run can
+   * skip them. At most MAX_CHECKPOINTS at once (Redis's Lua takes some 8,000 arguments).
+   */
+  async checkpoint(record: RunKey, checkpoints: ReadonlyMap<string, unknown>): Promise<boolean> {
+    if (checkpoints.size > MAX_CHECKPOINTS) throw new RangeError(`more than ${MAX_CHECKPOINTS} checkpoints`);
+    const pairs = [...checkpoints].flatMap(([item, data]) => [item, JSON.stringify(data)]);
     const keys = this.keys(record.kind, record.ticket);
-    const answer = await this.eval(
-      CHECKPOINT,
-      2,
-      ...keys,
-      record.runId,
-      IN_PROGRESS,
-      item,
-      JSON.stringify(data),
-    );
-    return answer === 1;
+    return (await this.eval(CHECKPOINT, 2, ...keys, record.runId, IN_PROGRESS, ...pairs)) === 1;
   }
 
   async checkpoints<T>(record: Pick<JobRecord, 'kind' | 'ticket'>): Promise<Map<string, T>> {

@@ -88,9 +88,9 @@ async function destinationContainer(
   let claimed: ResourceSummary | null | undefined = null;
   if (earlier) claimed = await session.claimedProject?.(claim);
   // the first checkpoint: a project is about to be made
-  else await store.checkpoint(context.record, CONTAINER_CHECKPOINT, {});
+  else await store.checkpoint(context.record, new Map([[CONTAINER_CHECKPOINT, {}]]));
   const project = claimed ?? (await session.createProject(projectTitle ?? 'Untitled', claim));
-  await store.checkpoint(context.record, CONTAINER_CHECKPOINT, { id: project.id });
+  await store.checkpoint(context.record, new Map([[CONTAINER_CHECKPOINT, { id: project.id }]]));
   return { id: project.id, madeNow: !claimed };
 }
 

@@ -187,7 +187,7 @@ export class DownloadJob implements JobHandler<'download'> {
       check,
       entry: fileEntry(entry, payloadPath, sourceHashes, check),
     };
-    await this.store.checkpoint(context.record, payloadPath, file);
+    await this.store.checkpoint(context.record, new Map([[payloadPath, file]]));
     return file;
   }
 }

@@ -9,6 +9,7 @@ import { bothChecks, checksumsOfBytes, compareChecksums, FixityTally, type Fixit
 import type { JobContext } from './job-context';
 import { JsonLinesWriter, meter, SpilledList } from '@app/common';
 import { runLimited } from './run-limited';
+import { CheckpointQueue } from './checkpoint-queue';
 
 /** A file to write into the destination, from a source target or from an uploaded bag. */
 export interface IngestFile {
@@ -72,7 +73,7 @@ export interface IngestOptions {
 /**
  * Writes files into a destination container with bounded concurrency, checking fixity twice (docs/behaviour.md#fixity):
  * the bytes that passed through against the source's checksums, and the destination's checksums of what it
- * stored against the bytes that passed. Each finished file is checkpointed, so a run resumed after a crash
+ * stored against the bytes that passed. Each finished file is checkpointed (in groups: CheckpointQueue), so a run resumed after a crash
  * skips what is already written and verified (and hands the writer what it staged, for its commit).
  */
 export async function ingest(options: IngestOptions): Promise<IngestReport> {
@@ -94,6 +95,7 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
     if (file.outcome === 'updated') report.updated.push(path);
   };
 
+  const checkpoints = new CheckpointQueue(store, context);
   try {
     await runLimited(options.concurrency, options.files, async (file) => {
       await context.checkCancelled();
@@ -106,12 +108,14 @@ export async function ingest(options: IngestOptions): Promise<IngestReport> {
         return;
       }
       const written = await writeFile(file, options);
-      await store.checkpoint(context.record, path, written);
       await record(path, written);
-      context.fileFinished();
+      checkpoints.add(path, written);
     });
+    await checkpoints.flush();
     await Promise.all(Object.values(entries).map((writer) => writer.close()));
   } catch (error) {
+    // what was written stays remembered for a run that carries the job on (a worker handing it back)
+    await checkpoints.flush().catch(() => undefined);
     await Promise.all(Object.values(entries).map((writer) => writer.discard()));
     throw error;
   }
