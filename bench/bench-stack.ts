@@ -19,6 +19,7 @@ export interface BenchStack {
   worker: ChildProcess;
   workers: ChildProcess[];
   redis: ChildProcess;
+  redisUrl: string;
   stop(): void;
 }
 
@@ -64,7 +65,15 @@ export async function startBenchStack(work: string, targetsFile: string, workers
   }
   // the worker connects to its queues a little after the API answers
   await new Promise((resolve) => setTimeout(resolve, 1000));
-  return { base, api, worker: workerProcesses[0], workers: workerProcesses, redis, stop };
+  return {
+    base,
+    api,
+    worker: workerProcesses[0],
+    workers: workerProcesses,
+    redis,
+    redisUrl: env.REDIS_URL,
+    stop,
+  };
 }
 
 export interface JobRun {

@@ -9,6 +9,7 @@ import { randomFillSync } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Redis from 'ioredis';
 import { OsfFake } from '../test/fakes/osf/osf-fake';
 import { benchTarget, cpuSeconds, finishTransfer, startBenchStack } from './bench-stack';
 
@@ -60,6 +61,8 @@ interface BatchRun {
   cpu: { workers: number; api: number; redis: number; fake: number };
   /** the requests the fake OSF received during the batch (from the API and the workers), per job */
   requestsPerJob: number;
+  /** the commands Redis ran during the batch (Bull's, the job store's, the API's), per job */
+  redisCommandsPerJob: number;
 }
 
 /**
@@ -69,6 +72,7 @@ interface BatchRun {
  */
 async function runBatch(work: string, targetsFile: string, workers: number, osf: OsfFake): Promise<BatchRun> {
   const stack = await startBenchStack(join(work, `run-${workers}`), targetsFile, workers);
+  const redis = new Redis(stack.redisUrl);
   try {
     const cpuOf = () => ({
       workers: stack.workers.reduce((sum, worker) => sum + cpuSeconds(worker.pid!), 0),
@@ -78,6 +82,7 @@ async function runBatch(work: string, targetsFile: string, workers: number, osf:
     });
     const requestsOf = () => osf.servers.reduce((sum, server) => sum + server.requests.length, 0);
     const requestsBefore = requestsOf();
+    const commandsBefore = await redisCommands(redis);
     const before = cpuOf();
     const started = performance.now();
     await Promise.all(
@@ -99,10 +104,19 @@ async function runBatch(work: string, targetsFile: string, workers: number, osf:
       seconds,
       cpu: { workers: used('workers'), api: used('api'), redis: used('redis'), fake: used('fake') },
       requestsPerJob: (requestsOf() - requestsBefore) / USERS,
+      // less the INFO that reads the count
+      redisCommandsPerJob: ((await redisCommands(redis)) - commandsBefore - 1) / USERS,
     };
   } finally {
+    redis.disconnect();
     stack.stop();
   }
+}
+
+/** The commands a Redis server has run since it started. */
+async function redisCommands(redis: Redis): Promise<number> {
+  const stats = await redis.info('commandstats');
+  return [...stats.matchAll(/calls=(\d+)/g)].reduce((sum, [, calls]) => sum + Number(calls), 0);
 }
 
 /** CPU seconds this process (the bench, with the fake upstream) has used so far. */
@@ -129,16 +143,16 @@ function printTable(runs: Map<number, BatchRun>): void {
       `each job polled every ${POLL_MS} ms; CPU seconds used during the batch, on ${availableParallelism()} cores:\n`,
   );
   console.log(
-    '| workers | seconds | speed-up | CPU workers | CPU API | CPU fake OSF | CPU Redis | cores busy | workers CPU ms a file | requests a job |',
+    '| workers | seconds | speed-up | CPU workers | CPU API | CPU fake OSF | CPU Redis | cores busy | workers CPU ms a file | requests a job | Redis commands a job |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   const one = runs.get(WORKER_COUNTS[0])!.seconds;
-  for (const [workers, { seconds, cpu, requestsPerJob }] of runs) {
+  for (const [workers, { seconds, cpu, requestsPerJob, redisCommandsPerJob }] of runs) {
     const total = cpu.workers + cpu.api + cpu.fake + cpu.redis;
     const columns = [cpu.workers, cpu.api, cpu.fake, cpu.redis].map((value) => value.toFixed(1));
     const perFile = ((cpu.workers * 1000) / (USERS * FILES)).toFixed(2);
     console.log(
-      `| ${workers} | ${seconds.toFixed(2)} | ${(one / seconds).toFixed(2)}× | ${columns.join(' | ')} | ${(total / seconds).toFixed(2)} | ${perFile} | ${requestsPerJob.toFixed(1)} |`,
+      `| ${workers} | ${seconds.toFixed(2)} | ${(one / seconds).toFixed(2)}× | ${columns.join(' | ')} | ${(total / seconds).toFixed(2)} | ${perFile} | ${requestsPerJob.toFixed(1)} | ${redisCommandsPerJob.toFixed(0)} |`,
     );
   }
 }
