@@ -476,6 +476,18 @@ describe('filesystem connector', () => {
       ]);
     });
 
+    it('names a project or a file in a summary, without its children, totals or checksums', async () => {
+      const session = await openAlice();
+      const project = await session.getResource(idOf('My Project'), { summary: true });
+      expect(project).toMatchObject({ kind: 'container', kindName: 'project', title: 'My Project' });
+      expect(project).toMatchObject({ extra: { path: '/My Project' }, children: [] });
+      expect(project.extra).not.toHaveProperty('file_count');
+      const file = await session.getResource(idOf('My Project/Alpha.txt'), { summary: true });
+      expect(file).toMatchObject({ kind: 'item', title: 'Alpha.txt', hashes: { md5: null, sha256: null } });
+      expect(await statusOf(session.getResource(idOf('My Project/none.txt'), { summary: true }))).toBe(404);
+      expect(await statusOf(session.getResource(idOf('../bob'), { summary: true }))).toBe(404);
+    });
+
     // Root reads everything, so this only runs as an ordinary user.
     (process.getuid?.() === 0 ? it.skip : it)('answers 403 where the filesystem denies access', async () => {
       const locked = join(root, 'alice', 'My Project', 'sub dir');

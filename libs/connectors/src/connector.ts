@@ -191,6 +191,16 @@ export interface ResourceWriter {
   abandon?(): Promise<void>;
 }
 
+export interface DetailOptions {
+  /**
+   * Only what names the resource and says what it is (kind, title, dates, `readOnly`): a connector may then
+   * leave out its children and the totals of its `extra` where finding them costs a walk of the resource (the
+   * filesystem's size and file count of a folder). For the checks before a job's 202 and the job's own start,
+   * which walk the resource anyway.
+   */
+  summary?: boolean;
+}
+
 export interface WalkOptions {
   /**
    * A directory of the job's (it survives the walk, and goes when the job ends) where a walk may keep what it
@@ -204,7 +214,7 @@ export interface ConnectorSession {
   readonly username: string;
   listResources(query: CollectionQuery): Promise<CollectionPage>;
   /** throws ConnectorError 404 (unknown for this user), 403 (no access) or 410 (gone) */
-  getResource(id: string): Promise<ResourceDetail>;
+  getResource(id: string, options?: DetailOptions): Promise<ResourceDetail>;
   /**
    * Every folder and file of a resource (the resource itself first), each folder before its content and a
    * folder's files before its subfolders. A file resource yields just itself. Entries are produced as they

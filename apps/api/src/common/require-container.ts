@@ -6,7 +6,7 @@ import type { ConnectorSession } from '@app/connectors';
  * and is the user's to change (403 for someone else's published record).
  */
 export async function requireContainer(session: ConnectorSession, containerId: string): Promise<void> {
-  const resource = await session.getResource(containerId);
+  const resource = await session.getResource(containerId, { summary: true });
   if (resource.kind !== 'container') {
     throw ServiceError.badRequest(`PresQT Error: The Resource provided, ${containerId}, is not a container.`);
   }

@@ -84,7 +84,7 @@ export class ResourcesService {
     const target = this.registry.require(targetName);
     target.requireAction('resource_download');
     const session = await target.connector.open(token);
-    await session.getResource(id);
+    await session.getResource(id, { summary: true });
     const ticket = jobTicket(this.processSettings.secretKey, 'download', { source: token });
     await this.jobs.start('download', ticket, {
       targetName,

@@ -46,7 +46,7 @@ export class TransfersService {
 
     const from = await source.connector.open(sourceToken);
     const to = await destination.connector.open(destinationToken);
-    const resource = await from.getResource(body.source_resource_id);
+    const resource = await from.getResource(body.source_resource_id, { summary: true });
     if (containerId === null && resource.kind !== 'container') {
       throw ServiceError.badRequest(
         'PresQT Error: You need to select a resource to transfer into, as a single file can not be uploaded as a new project.',

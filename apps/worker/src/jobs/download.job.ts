@@ -61,7 +61,7 @@ export class DownloadJob implements JobHandler<'download'> {
 
   async run(payload: DownloadPayload, context: JobContext, workDir: string): Promise<JobOutcome<'download'>> {
     const { target, session } = await this.sessions.open(payload.targetName, payload.sourceToken);
-    const resource = await session.getResource(payload.resourceId);
+    const resource = await session.getResource(payload.resourceId, { summary: true });
     await countFiles(session, resource.id, resource.title, context, workDir);
     context.setMessage(`Downloading files from ${target.entry.readable_name}...`);
 

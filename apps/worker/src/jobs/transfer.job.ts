@@ -72,7 +72,7 @@ export class TransferJob implements JobHandler<'transfer'> {
       payload.sourceTargetName,
       payload.sourceToken,
     );
-    const resource = await from.getResource(payload.sourceResourceId);
+    const resource = await from.getResource(payload.sourceResourceId, { summary: true });
     const rules = {
       fileSizeProblem: (size: number) => destination.connector.fileSizeProblem?.(size) ?? null,
       pathLimits: this.pathLimits,

@@ -1,4 +1,4 @@
-import type { ResourceDetail, ResourceSummary } from '../connector';
+import type { DetailOptions, ResourceDetail, ResourceSummary } from '../connector';
 import { entryNames, entryPath, forEachEntry, lstatIfPresent } from './disk';
 import { encodeId } from './ids';
 import { locate, toConnectorError } from './locate';
@@ -18,7 +18,11 @@ export function summarize(relativePath: string, isDirectory: boolean): ResourceS
 }
 
 /** A project, folder or file with its dates; a file with its checksums, a folder with its children. */
-export async function getResource(session: FilesystemSession, id: string): Promise<ResourceDetail> {
+export async function getResource(
+  session: FilesystemSession,
+  id: string,
+  options: DetailOptions = {},
+): Promise<ResourceDetail> {
   const { relativePath, absolute, stats } = await locate(session, id);
   const { kind, kindName, title } = summarize(relativePath, stats.isDirectory());
   const resource = {
@@ -31,6 +35,9 @@ export async function getResource(session: FilesystemSession, id: string): Promi
     dateModified: stats.mtime.toISOString(),
   };
   const path = `/${relativePath}`;
+  // a summary leaves out what costs reading the file or walking the folder
+  if (options.summary)
+    return { ...resource, hashes: { md5: null, sha256: null }, extra: { path }, children: [] };
   try {
     if (stats.isFile()) {
       const { md5, sha256 } = await session.digests.get(absolute, stats);

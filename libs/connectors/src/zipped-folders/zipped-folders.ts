@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type {
+  DetailOptions,
   CollectionPage,
   CollectionQuery,
   Connector,
@@ -74,8 +75,8 @@ class ZippedFoldersSession implements ConnectorSession {
     return this.inner.listResources(query);
   }
 
-  getResource(id: string): Promise<ResourceDetail> {
-    return this.inner.getResource(id);
+  getResource(id: string, options?: DetailOptions): Promise<ResourceDetail> {
+    return this.inner.getResource(id, options);
   }
 
   walk(id: string, options: WalkOptions = {}): AsyncIterable<RemoteFolder | RemoteFile> {
