@@ -1,8 +1,12 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { createHash, randomBytes, type Hash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import archiver from 'archiver';
 import type { Connector, ConnectorSession, RemoteFile } from '@app/connectors/connector';
 import { dataverseConnector, type DataverseOptions } from '@app/connectors/dataverse';
+import { nativeContent } from '@app/connectors/dataverse/native-upload';
 import { DataverseFake } from '../fakes/dataverse/dataverse-fake';
 import type { ChecksumType, User } from '../fakes/dataverse/model';
 import { connectorContext, TEST_UPSTREAM } from '../support/connector-context';
@@ -28,6 +32,24 @@ async function zipOf(files: Record<string, string | Buffer>): Promise<Buffer> {
   for (const [name, content] of Object.entries(files)) archive.append(Buffer.from(content), { name });
   await archive.finalize();
   return Buffer.concat(chunks);
+}
+
+/**
+ * `count` bytes of a zip's first bytes followed by one random block of 1 MiB over and over, made as they are
+ * read (no disk, no memory that grows), each chunk shown to `digest` as it goes.
+ */
+function generatedZipBytes(count: number, digest: Hash): Readable {
+  const block = randomBytes(1 << 20);
+  Buffer.from([0x50, 0x4b, 0x03, 0x04]).copy(block);
+  return Readable.from(
+    (function* () {
+      for (let left = count; left > 0; left -= block.length) {
+        const chunk = block.subarray(0, Math.min(left, block.length));
+        digest.update(chunk);
+        yield chunk;
+      }
+    })(),
+  );
 }
 
 describe('dataverse connector', () => {
@@ -313,6 +335,52 @@ describe('dataverse connector', () => {
         .draft!.files.map((entry) => `${entry.directoryLabel ?? ''}/${entry.label}`);
       expect(labels.sort()).toEqual(['/b.txt', 'inner/a.txt']);
     });
+
+    it('ends the wrapping zip with the failure of a zip whose source fails midway, never as a whole zip', async () => {
+      const content = await nativeContent('cut.zip', {
+        size: 10_000,
+        open: async () =>
+          Readable.from(
+            (async function* () {
+              yield Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0]);
+              throw new Error('the source went away');
+            })(),
+          ),
+      });
+      expect(content.wrapped).toBe(true);
+      await expect(readAll(await content.part.open())).rejects.toThrow('the source went away');
+    });
+
+    it('wraps a zip past 4 GiB in a zip that a stream reader extracts whole, from a pipe', async () => {
+      const size = 2 ** 32 + 10;
+      const sent = createHash('sha256');
+      const content = await nativeContent('big.zip', {
+        size,
+        open: async () => generatedZipBytes(size, sent),
+      });
+      expect(content.wrapped).toBe(true);
+      // libarchive's streaming reader knows the entry from its local header alone and checks its CRC-32 and
+      // sizes against the data descriptor; it prints the entry's name (-v) to its standard error
+      const reader = spawn('bsdtar', ['-xvOf', '-'], { stdio: ['pipe', 'pipe', 'pipe'] });
+      const extracted = createHash('sha256');
+      let extractedBytes = 0;
+      reader.stdout.on('data', (chunk: Buffer) => {
+        extractedBytes += chunk.length;
+        extracted.update(chunk);
+      });
+      const errors: Buffer[] = [];
+      reader.stderr.on('data', (chunk: Buffer) => errors.push(chunk));
+      const exited = new Promise<number | null>((resolve) => reader.on('close', resolve));
+      // a reader that gives up closes its input: its exit status and message say why
+      const written = pipeline(await content.part.open(), reader.stdin).catch(() => undefined);
+      const code = await exited;
+      await written;
+      expect(Buffer.concat(errors).toString()).toBe('x big.zip\n');
+      expect(code).toBe(0);
+      expect(content.part.filename).toBe('big.zip.zip');
+      expect(extractedBytes).toBe(size);
+      expect(extracted.digest('hex')).toBe(sent.digest('hex'));
+    }, 180_000);
   });
 
   describe('uploads', () => {

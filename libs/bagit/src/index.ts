@@ -1,5 +1,6 @@
 export { BagZipWriter, SOFTWARE_AGENT, type BagZipWriterOptions, type CopyIntoEntry } from './bag-zip-writer';
 export { findBagRoot } from './bag-root';
+export { ZipWriter } from './zip-writer';
 export {
   directoryBagSource,
   zipBagSource,

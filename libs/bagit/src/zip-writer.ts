@@ -64,12 +64,12 @@ export interface ReservedEntry {
  * zip's walk (completeZipEntries) stops before an incomplete one. A streamed entry (unknown bytes to
  * deflate, or any entry of a stream output) is written in order: its local header, its data, and a data
  * descriptor with its CRC-32 and sizes, 8 bytes each when its local header announced ZIP64 (mayReach4GiB). The
- * central directory waits in a file until finish(). ZIP64 records are used where sizes, offsets or the count
- * need them.
+ * central directory waits in a file (in memory for a zip of a few entries) until finish(). ZIP64 records are
+ * used where sizes, offsets or the count need them.
  */
 export class ZipWriter {
   private readonly sink: ZipSink;
-  private readonly central: SpilledRecords;
+  private readonly central: CentralRecords;
   private readonly time: number;
   private readonly date: number;
   /** where the next entry starts */
@@ -77,9 +77,13 @@ export class ZipWriter {
   /** settles once the entries added so far are laid out: a streamed entry's end is known once it is written */
   private laidOut: Promise<unknown> = Promise.resolve();
 
-  constructor(output: Writable | string, centralDirectoryPath: string) {
+  /**
+   * `centralDirectoryPath`: the file the central directory's records wait in until finish(); without it they
+   * wait in memory, which suits a zip of a few entries only.
+   */
+  constructor(output: Writable | string, centralDirectoryPath?: string) {
     this.sink = typeof output === 'string' ? fileSink(output) : streamSink(output);
-    this.central = new SpilledRecords(centralDirectoryPath);
+    this.central = new CentralRecords(centralDirectoryPath);
     const now = new Date();
     this.time = (now.getHours() << 11) | (now.getMinutes() << 5) | (now.getSeconds() >> 1);
     this.date = ((now.getFullYear() - 1980) << 9) | ((now.getMonth() + 1) << 5) | now.getDate();
@@ -432,28 +436,36 @@ function drained(output: Writable): Promise<void> {
   });
 }
 
-/** The central directory's records, in a file until the end, so that memory does not grow with the entries. */
-class SpilledRecords {
+/**
+ * The central directory's records: in a file until the end when given one, so that memory does not grow with
+ * the entries; else in memory, for a zip of a few entries.
+ */
+class CentralRecords {
   count = 0;
-  private readonly fd: number;
+  private readonly fd: number | null;
   private batch: Buffer[] = [];
   private batchBytes = 0;
   private open = true;
 
-  constructor(path: string) {
-    this.fd = openSync(path, 'w+');
+  constructor(path: string | undefined) {
+    this.fd = path === undefined ? null : openSync(path, 'w+');
   }
 
   add(record: Buffer): void {
     this.batch.push(record);
     this.batchBytes += record.length;
     this.count++;
-    if (this.batchBytes >= BATCH_BYTES) this.flush();
+    if (this.fd !== null && this.batchBytes >= BATCH_BYTES) this.flush(this.fd);
   }
 
   /** Writes every record to `sink` from `position`; their length. */
   async copyTo(sink: ZipSink, position: number): Promise<number> {
-    this.flush();
+    if (this.fd === null) {
+      const records = Buffer.concat(this.batch, this.batchBytes);
+      await sink.write(records, position);
+      return records.length;
+    }
+    this.flush(this.fd);
     let length = 0;
     for (;;) {
       // a buffer of its own per chunk: a stream output may hold it until it is written
@@ -466,12 +478,12 @@ class SpilledRecords {
   }
 
   close(): void {
-    if (this.open) closeSync(this.fd);
+    if (this.fd !== null && this.open) closeSync(this.fd);
     this.open = false;
   }
 
-  private flush(): void {
-    if (this.batchBytes > 0) writeSync(this.fd, Buffer.concat(this.batch, this.batchBytes));
+  private flush(fd: number): void {
+    if (this.batchBytes > 0) writeSync(fd, Buffer.concat(this.batch, this.batchBytes));
     this.batch = [];
     this.batchBytes = 0;
   }

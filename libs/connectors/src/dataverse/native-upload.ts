@@ -1,6 +1,5 @@
-import './native-crc32';
-import { Readable } from 'node:stream';
-import archiver from 'archiver';
+import { PassThrough, Readable } from 'node:stream';
+import { ZipWriter } from '@app/bagit';
 import type { IncomingFile } from '../connector';
 import { asciiName, type FormFile } from './multipart-body';
 
@@ -47,19 +46,33 @@ export async function nativeContent(name: string, file: IncomingFile): Promise<N
   };
   const wrapped = ZIP_SIGNATURES.some((signature) => head.subarray(0, SIGNATURE_BYTES).equals(signature));
   const part: FormFile = wrapped
-    ? { filename: `${asciiName(name)}.zip`, open: async () => zipOfOne(asciiName(name), await open()) }
+    ? {
+        filename: `${asciiName(name)}.zip`,
+        open: async () => zipOfOne(asciiName(name), await open(), file.size),
+      }
     : { filename: name, size: file.size, open };
   return { part, wrapped, release };
 }
 
-/** A zip holding `content` as its one entry, stored, streamed as it is made (ZIP64 where sizes need it). */
-function zipOfOne(entryName: string, content: Readable): Readable {
-  const archive = archiver('zip', { store: true });
-  content.once('error', (error) => archive.destroy(error));
-  archive.append(content, { name: entryName });
-  // a failure is the stream's: whoever reads it sees it
-  archive.finalize().catch(() => undefined);
-  return archive;
+/**
+ * A zip holding `content` (`size` bytes) as its one entry, stored, streamed as it is made by the zip writer
+ * downloads use. Its CRC-32 is known only once the content has gone by, so the entry's CRC-32 and sizes
+ * follow its data in a data descriptor, as APPNOTE 4.4.4 sets for a local header written before them; from
+ * 4 GiB its local header has a ZIP64 field and the descriptor's sizes are 8 bytes each (4.3.9.2), so that a
+ * reader going through the zip from its start (libarchive's) finds the entry's end. A failure of the content
+ * ends the zip's stream with it.
+ */
+function zipOfOne(entryName: string, content: Readable, size: number): Readable {
+  const zip = new PassThrough();
+  const writer = new ZipWriter(zip);
+  writer
+    .addStream(entryName, content, { deflate: false, size })
+    .then(() => writer.finish())
+    .catch((error: Error) => {
+      content.destroy();
+      writer.abort(error);
+    });
+  return zip;
 }
 
 /** The first `bytes` of a stream (fewer when it is shorter), and the stream again, whole. */
