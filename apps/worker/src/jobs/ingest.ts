@@ -71,10 +71,11 @@ export interface IngestOptions {
 }
 
 /**
- * Writes files into a destination container with bounded concurrency, checking fixity twice (docs/behaviour.md#fixity):
- * the bytes that passed through against the source's checksums, and the destination's checksums of what it
- * stored against the bytes that passed. Each finished file is checkpointed (in groups: CheckpointQueue), so a run resumed after a crash
- * skips what is already written and verified (and hands the writer what it staged, for its commit).
+ * Writes files into a destination container with bounded concurrency, checking fixity twice
+ * (docs/behaviour.md#fixity): the bytes that passed through against the source's checksums, and the
+ * destination's checksums of what it stored against the bytes that passed. Each finished file is checkpointed
+ * (in groups: CheckpointQueue), so a run resumed after a crash skips what is already written and verified (and
+ * hands the writer what it staged, for its commit).
  */
 export async function ingest(options: IngestOptions): Promise<IngestReport> {
   const { writer, context, store } = options;
