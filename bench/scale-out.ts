@@ -1,6 +1,7 @@
 /**
  * Scale-out: the same batch of independent transfers, one per user, into a fake OSF that answers every
- * request 20 ms late (as a repository on the internet would), run by one worker and then by two.
+ * request 20 ms late (as a repository on the internet would), run by one worker and then by two, each time
+ * by workers just started and then again by the same workers.
  *
  *   npm run build && npm run bench:scale-out
  *   SCALE_USERS=16 SCALE_FILES=60 SCALE_LATENCY_MS=20 SCALE_WORKERS=1,2 SCALE_POLL_MS=250 (the defaults)
@@ -11,7 +12,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import { OsfFake } from '../test/fakes/osf/osf-fake';
-import { benchTarget, cpuSeconds, finishTransfer, startBenchStack } from './bench-stack';
+import { benchTarget, cpuSeconds, finishTransfer, startBenchStack, type BenchStack } from './bench-stack';
 
 const USERS = Number(process.env.SCALE_USERS ?? 16);
 const FILES = Number(process.env.SCALE_FILES ?? 60);
@@ -35,8 +36,8 @@ async function main(): Promise<void> {
     const targetsFile = join(work, 'targets.json');
     writeFileSync(targetsFile, JSON.stringify([sourceTarget(root), osfTarget(osf)]));
 
-    const runs = new Map<number, BatchRun>();
-    for (const workers of WORKER_COUNTS) runs.set(workers, await runBatch(work, targetsFile, workers, osf));
+    const runs = new Map<number, BatchRuns>();
+    for (const workers of WORKER_COUNTS) runs.set(workers, await runBatches(work, targetsFile, workers, osf));
     printTable(runs);
   } finally {
     await osf.stop();
@@ -65,52 +66,66 @@ interface BatchRun {
   redisCommandsPerJob: number;
 }
 
+/** A worker count's batch run by fresh workers, then again by the same workers, now warm. */
+interface BatchRuns {
+  fresh: BatchRun;
+  warm: BatchRun;
+}
+
 /**
- * The seconds from starting every user's transfer to the last one finishing, with `workers` workers, and the
- * CPU time each process spent meanwhile: on one machine the fake upstream, the API and Redis share the cores
- * with the workers, so the speed-up is bounded by what the cores have left (docs/benchmarks.md#scale-out).
+ * The batch run twice with `workers` workers: by workers just started, whose first jobs also compile the
+ * code they run (V8's optimizing compiler, each worker for itself), and again by the same workers, as a
+ * running service's workers meet a burst of users.
  */
-async function runBatch(work: string, targetsFile: string, workers: number, osf: OsfFake): Promise<BatchRun> {
+async function runBatches(
+  work: string,
+  targetsFile: string,
+  workers: number,
+  osf: OsfFake,
+): Promise<BatchRuns> {
   const stack = await startBenchStack(join(work, `run-${workers}`), targetsFile, workers);
   const redis = new Redis(stack.redisUrl);
   try {
-    const cpuOf = () => ({
-      workers: stack.workers.reduce((sum, worker) => sum + cpuSeconds(worker.pid!), 0),
-      api: cpuSeconds(stack.api.pid!),
-      redis: cpuSeconds(stack.redis.pid!),
-      fake: processCpuSeconds(),
-    });
-    const requestsOf = () => osf.servers.reduce((sum, server) => sum + server.requests.length, 0);
-    const requestsBefore = requestsOf();
-    const commandsBefore = await redisCommands(redis);
-    const before = cpuOf();
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: USERS }, (_, user) =>
-        finishTransfer(
-          stack.base,
-          'bench_src',
-          'osf',
-          PROJECT_ID,
-          [userToken(user), userToken(user)],
-          POLL_MS,
-        ),
-      ),
-    );
-    const seconds = (performance.now() - started) / 1000;
-    const after = cpuOf();
-    const used = (key: keyof BatchRun['cpu']) => after[key] - before[key];
-    return {
-      seconds,
-      cpu: { workers: used('workers'), api: used('api'), redis: used('redis'), fake: used('fake') },
-      requestsPerJob: (requestsOf() - requestsBefore) / USERS,
-      // less the INFO that reads the count
-      redisCommandsPerJob: ((await redisCommands(redis)) - commandsBefore - 1) / USERS,
-    };
+    const fresh = await runBatch(stack, redis, osf);
+    return { fresh, warm: await runBatch(stack, redis, osf) };
   } finally {
     redis.disconnect();
     stack.stop();
   }
+}
+
+/**
+ * The seconds from starting every user's transfer to the last one finishing, and the CPU time each process
+ * spent meanwhile: on one machine the fake upstream, the API and Redis share the cores with the workers, so
+ * the speed-up is bounded by what the cores have left (docs/benchmarks.md#scale-out).
+ */
+async function runBatch(stack: BenchStack, redis: Redis, osf: OsfFake): Promise<BatchRun> {
+  const cpuOf = () => ({
+    workers: stack.workers.reduce((sum, worker) => sum + cpuSeconds(worker.pid!), 0),
+    api: cpuSeconds(stack.api.pid!),
+    redis: cpuSeconds(stack.redis.pid!),
+    fake: processCpuSeconds(),
+  });
+  const requestsOf = () => osf.servers.reduce((sum, server) => sum + server.requests.length, 0);
+  const requestsBefore = requestsOf();
+  const commandsBefore = await redisCommands(redis);
+  const before = cpuOf();
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: USERS }, (_, user) =>
+      finishTransfer(stack.base, 'bench_src', 'osf', PROJECT_ID, [userToken(user), userToken(user)], POLL_MS),
+    ),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const after = cpuOf();
+  const used = (key: keyof BatchRun['cpu']) => after[key] - before[key];
+  return {
+    seconds,
+    cpu: { workers: used('workers'), api: used('api'), redis: used('redis'), fake: used('fake') },
+    requestsPerJob: (requestsOf() - requestsBefore) / USERS,
+    // less the INFO that reads the count
+    redisCommandsPerJob: ((await redisCommands(redis)) - commandsBefore - 1) / USERS,
+  };
 }
 
 /** The commands a Redis server has run since it started. */
@@ -137,24 +152,37 @@ function osfTarget(osf: OsfFake) {
   return benchTarget('osf', 'osf', options, { transfer_in: ['bench_src'], transfer_out: [] });
 }
 
-function printTable(runs: Map<number, BatchRun>): void {
+/**
+ * A row for each worker count and phase; the speed-up is over the first worker count's batch in the same
+ * phase. The goal's figure is the fresh workers' (docs/benchmarks.md#goals).
+ */
+function printTable(runs: Map<number, BatchRuns>): void {
   console.log(
     `\n${USERS} users, each transferring ${FILES} files of 16 KiB into a fake OSF answering ${LATENCY_MS} ms late, ` +
-      `each job polled every ${POLL_MS} ms; CPU seconds used during the batch, on ${availableParallelism()} cores:\n`,
+      `each job polled every ${POLL_MS} ms; CPU seconds used during the batch, on ${availableParallelism()} cores; ` +
+      'each batch run by fresh workers, then by the same workers again:\n',
   );
   console.log(
     '| workers | seconds | speed-up | CPU workers | CPU API | CPU fake OSF | CPU Redis | cores busy | workers CPU ms a file | requests a job | Redis commands a job |',
   );
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
-  const one = runs.get(WORKER_COUNTS[0])!.seconds;
-  for (const [workers, { seconds, cpu, requestsPerJob, redisCommandsPerJob }] of runs) {
-    const total = cpu.workers + cpu.api + cpu.fake + cpu.redis;
-    const columns = [cpu.workers, cpu.api, cpu.fake, cpu.redis].map((value) => value.toFixed(1));
-    const perFile = ((cpu.workers * 1000) / (USERS * FILES)).toFixed(2);
-    console.log(
-      `| ${workers} | ${seconds.toFixed(2)} | ${(one / seconds).toFixed(2)}× | ${columns.join(' | ')} | ${(total / seconds).toFixed(2)} | ${perFile} | ${requestsPerJob.toFixed(1)} | ${redisCommandsPerJob.toFixed(0)} |`,
-    );
-  }
+  const first = runs.get(WORKER_COUNTS[0])!;
+  for (const phase of ['fresh', 'warm'] as const)
+    for (const [workers, batches] of runs)
+      printRow(`${workers}, ${phase}`, batches[phase], first[phase].seconds);
+}
+
+function printRow(
+  label: string,
+  { seconds, cpu, requestsPerJob, redisCommandsPerJob }: BatchRun,
+  base: number,
+) {
+  const total = cpu.workers + cpu.api + cpu.fake + cpu.redis;
+  const columns = [cpu.workers, cpu.api, cpu.fake, cpu.redis].map((value) => value.toFixed(1));
+  const perFile = ((cpu.workers * 1000) / (USERS * FILES)).toFixed(2);
+  console.log(
+    `| ${label} | ${seconds.toFixed(2)} | ${(base / seconds).toFixed(2)}× | ${columns.join(' | ')} | ${(total / seconds).toFixed(2)} | ${perFile} | ${requestsPerJob.toFixed(1)} | ${redisCommandsPerJob.toFixed(0)} |`,
+  );
 }
 
 void main();
