@@ -36,6 +36,9 @@ const FILES = 24;
 const SECRET_KEY = 'resilience-test-secret-key';
 const FILE_BYTES = 6 << 20;
 const DOWNLOAD_FILES = 12;
+/** the cancelled upload's files, one at a time: enough that the cancel lands while they are written */
+const UPLOAD_FILES = 24;
+const UPLOAD_FILE_BYTES = 4 << 20;
 
 /** Workers die and come back; jobs must survive them (JOB_LOCK_MS is short so takeovers are quick). */
 describe('jobs across killed workers', () => {
@@ -347,7 +350,7 @@ describe('jobs across killed workers', () => {
   it('cancels an upload while it runs, leaving the target as it found it', async () => {
     const worker = await restartWorker();
     const files: Record<string, Buffer> = {};
-    for (let i = 0; i < 24; i++) files[`Upload/part-${i}.bin`] = randomBytes(4 << 20);
+    for (let i = 0; i < UPLOAD_FILES; i++) files[`Upload/part-${i}.bin`] = randomBytes(UPLOAD_FILE_BYTES);
     const zip = await makeBagZip({ files });
     const token = { 'presqt-destination-token': 'alice-token' };
     await http
@@ -355,13 +358,19 @@ describe('jobs across killed workers', () => {
       .set({ ...token, 'presqt-file-duplicate-action': 'ignore', 'presqt-email-opt-in': '' })
       .attach('presqt-file', zip, 'upload.zip')
       .expect(202);
-    await pollUntil(stack.baseUrl, '/api_v1/job_status/upload/', token, (b) => Number(b.files_finished) > 0);
-    const cancel = await http.patch('/api_v1/job_status/upload/').set(token).expect(200);
-    expect(cancel.body).toEqual({ status_code: '499', message: 'Upload was cancelled by the user' });
+    const project = join(destination, 'alice', 'Upload');
+    await watchUntil(() => partsWritten(project).length >= 2, 'writing 2 files');
+    // a 200 says the cancel was taken while the run wrote files: one that came once the run was committing
+    // (or over) answers 406
+    const cancel = await http.patch('/api_v1/job_status/upload/').set(token);
+    expect({ status: cancel.status, body: cancel.body }).toEqual({
+      status: 200,
+      body: { status_code: '499', message: 'Upload was cancelled by the user' },
+    });
     const status = await http.get('/api_v1/job_status/upload/').set(token).expect(500);
     expect(status.body).toMatchObject({ status: 'cancelled', status_code: '499' });
     // the project made for the upload goes with what was written into it, so a new upload takes its name
-    expect(await gone(join(destination, 'alice', 'Upload'), 10_000)).toBe(true);
+    expect(await gone(project, 10_000)).toBe(true);
     await http.patch('/api_v1/job_status/upload/').set(token).expect(406);
     worker.child.kill('SIGTERM');
     await worker.exited;
