@@ -78,7 +78,7 @@ describe('jobs across killed workers', () => {
   // a test's workers stop with it, passed or failed: several tests start with none running, and one left
   // running by a failed test took their jobs (the failed test was followed by three more failing)
   afterEach(async () => {
-    const running = [stack.worker!, ...workers.splice(0)];
+    const running = [stack?.worker, ...workers.splice(0)].filter((worker) => worker !== undefined);
     for (const worker of running) worker.child.kill('SIGTERM');
     await Promise.all(running.map((worker) => worker.exited));
   });
