@@ -208,6 +208,9 @@ describe('job files in object storage, API and worker on hosts of their own', ()
     });
     stack.worker!.child.kill('SIGKILL');
     await stack.worker!.exited;
+    // unfinished at the kill, or there is nothing to resume (with the body, which says how it ended)
+    const killed = await http.get('/api_v1/job_status/download.json/').set(SOURCE);
+    expect(`${killed.status} ${JSON.stringify(killed.body)}`).toMatch(/^202 /);
     // the replaced download's zip went when this run started
     expect(await s3.keys(`${prefix}/download/`)).not.toEqual(expect.arrayContaining(before));
 

@@ -27,6 +27,7 @@ import {
   pollUntil,
   pollUntilDone,
   verifyBagZip,
+  watchUntil,
 } from '../support/jobs';
 import { startApp, startStack, waitForOutput, type RunningProcess, type Stack } from '../support/stack';
 
@@ -36,6 +37,9 @@ const FILES = 24;
 const SECRET_KEY = 'resilience-test-secret-key';
 const FILE_BYTES = 6 << 20;
 const DOWNLOAD_FILES = 12;
+/** the cancelled upload's files, one at a time: enough that the cancel lands while they are written */
+const UPLOAD_FILES = 24;
+const UPLOAD_FILE_BYTES = 4 << 20;
 
 /** Workers die and come back; jobs must survive them (JOB_LOCK_MS is short so takeovers are quick). */
 describe('jobs across killed workers', () => {
@@ -71,8 +75,15 @@ describe('jobs across killed workers', () => {
     http = request(stack.baseUrl);
   });
 
+  // a test's workers stop with it, passed or failed: several tests start with none running, and one left
+  // running by a failed test took their jobs (the failed test was followed by three more failing)
+  afterEach(async () => {
+    const running = [stack?.worker, ...workers.splice(0)].filter((worker) => worker !== undefined);
+    for (const worker of running) worker.child.kill('SIGTERM');
+    await Promise.all(running.map((worker) => worker.exited));
+  });
+
   afterAll(async () => {
-    for (const worker of workers) worker.child.kill('SIGKILL');
     await stack?.stop();
   });
 
@@ -100,17 +111,6 @@ describe('jobs across killed workers', () => {
   /** Fails the test if the job finished before its worker was killed: the resume would then go untested. */
   const expectUnfinished = async (statusPath: string, headers: Record<string, string>) =>
     (await http.get(statusPath).set(headers).expect(202)).body as Record<string, unknown>;
-
-  /**
-   * Waits until `happened`, looking every 2 ms: watched on disk rather than through the job's status, as a job
-   * between local disks can end between two polls of it and a kill must land while it runs.
-   */
-  const watchUntil = async (happened: () => boolean | Promise<boolean>, what: string) => {
-    for (const deadline = Date.now() + 30_000; !(await happened());) {
-      if (Date.now() > deadline) throw new Error(`${what} did not happen in 30 s`);
-      await new Promise((resolve) => setTimeout(resolve, 2));
-    }
-  };
 
   /** The names of the `part-` files in a project at the destination, sorted (the order they are written in). */
   const partsWritten = (project: string) =>
@@ -172,7 +172,7 @@ describe('jobs across killed workers', () => {
     const written = new Map(partsWritten(project).map((name) => [name, statSync(join(project, name)).ino]));
     expect(written.size).toBeGreaterThanOrEqual(Number(progress.files_finished));
 
-    const worker = await restartWorker();
+    await restartWorker();
     const done = await pollUntilDone(stack.baseUrl, '/api_v1/job_status/transfer/', TOKENS, 60_000);
     expect(done.status).toBe(200);
     expect(done.body).toMatchObject({
@@ -185,8 +185,6 @@ describe('jobs across killed workers', () => {
     const finishedBefore = [...written.keys()].slice(0, Number(progress.files_finished));
     for (const name of finishedBefore) expect(statSync(join(project, name)).ino).toBe(written.get(name));
     expect(readdirSync(project).filter((name) => name.startsWith('part-'))).toHaveLength(FILES);
-    worker.child.kill('SIGTERM');
-    await worker.exited;
   });
 
   it('takes back what a killed run wrote when its job is cancelled before another worker takes it over', async () => {
@@ -199,15 +197,12 @@ describe('jobs across killed workers', () => {
     await running.exited;
     expect(readdirSync(project).length).toBeGreaterThanOrEqual(2);
     await http.patch('/api_v1/job_status/transfer/').set(TOKENS).expect(200);
-    const worker = await restartWorker();
+    await restartWorker();
     expect(await gone(project, 15_000)).toBe(true);
-    worker.child.kill('SIGTERM');
-    await worker.exited;
   });
 
   it('resumes a download on another worker, copying the files already zipped instead of fetching them', async () => {
-    let worker = await startZippedDownload();
-    const { zipped } = await killOnceZipped(worker, 4);
+    const { zipped } = await killOnceZipped(await startZippedDownload(), 4);
     // Change the files zipped and checkpointed before the kill (all but the last complete entry). Had the
     // resumed run fetched them again, the zip would hold the new bytes; it must hold what the first run
     // fetched and verified.
@@ -218,7 +213,7 @@ describe('jobs across killed workers', () => {
       writeFileSync(join(project, name), randomBytes(FILE_BYTES));
     }
 
-    worker = await restartWorker();
+    await restartWorker();
     const done = await pollUntilDone(stack.baseUrl, '/api_v1/job_status/download.json', ALICE, 60_000);
     expect(done.status).toBe(200);
     expect(done.body).toMatchObject({ files_finished: DOWNLOAD_FILES, failed_fixity: [] });
@@ -242,13 +237,10 @@ describe('jobs across killed workers', () => {
       f.includes('.partial'),
     );
     expect(leftovers).toEqual([]);
-    worker.child.kill('SIGTERM');
-    await worker.exited;
   });
 
   it('fails a resumed download whose earlier copy of a file was damaged on disk after the kill', async () => {
-    let worker = await startZippedDownload();
-    const { partialZip, zipped } = await killOnceZipped(worker, 2);
+    const { partialZip, zipped } = await killOnceZipped(await startZippedDownload(), 2);
     // one byte of the first file's entry in the killed run's partial zip, which the resumed run copies
     const first = zipped.get('part-00.bin')!;
     const file = openSync(partialZip, 'r+');
@@ -257,7 +249,7 @@ describe('jobs across killed workers', () => {
     writeSync(file, Buffer.from([byte[0] ^ 0xff]), 0, 1, first.dataStart + 1000);
     closeSync(file);
 
-    worker = await restartWorker();
+    await restartWorker();
     const failed = await pollUntil(
       stack.baseUrl,
       '/api_v1/job_status/download.json',
@@ -270,8 +262,6 @@ describe('jobs across killed workers', () => {
       message:
         "The job failed: The interrupted run's copy of /Zipped/part-00.bin is damaged; please download again",
     });
-    worker.child.kill('SIGTERM');
-    await worker.exited;
   });
 
   it('fails a job whose worker keeps dying, with a message, and frees the slot', async () => {
@@ -302,12 +292,10 @@ describe('jobs across killed workers', () => {
       .set(headers)
       .expect(202);
     await pollUntilDone(stack.baseUrl, '/api_v1/job_status/download.json/', TOKENS);
-    worker.child.kill('SIGTERM');
-    await worker.exited;
   });
 
   it('fails a run that no queue holds (its API died before queueing it), freeing the slot', async () => {
-    const worker = await restartWorker();
+    await restartWorker();
     // what an API process leaves when it dies between claiming the slot and queueing the job
     const redis = new Redis(stack.env.REDIS_URL);
     const ticket = ticketFor(SECRET_KEY, 'ghost-token');
@@ -324,12 +312,10 @@ describe('jobs across killed workers', () => {
     expect(failed).toMatchObject({ status: 'failed', status_code: 500 });
     expect(String(failed.message)).toContain('lost before it could finish');
     await redis.quit();
-    worker.child.kill('SIGTERM');
-    await worker.exited;
   });
 
   it('removes an upload that a dead API process left half received, once it is older than a job lives', async () => {
-    const worker = await restartWorker();
+    await restartWorker();
     const abandoned = join(stack.dataDir, 'uploads', 'abandoned');
     const recent = join(stack.dataDir, 'uploads', 'recent');
     writeTree(stack.dataDir, {
@@ -340,14 +326,12 @@ describe('jobs across killed workers', () => {
     utimesSync(abandoned, twoDaysAgo, twoDaysAgo);
     expect(await gone(abandoned, 10_000)).toBe(true);
     expect(existsSync(recent)).toBe(true);
-    worker.child.kill('SIGTERM');
-    await worker.exited;
   });
 
   it('cancels an upload while it runs, leaving the target as it found it', async () => {
-    const worker = await restartWorker();
+    await restartWorker();
     const files: Record<string, Buffer> = {};
-    for (let i = 0; i < 24; i++) files[`Upload/part-${i}.bin`] = randomBytes(4 << 20);
+    for (let i = 0; i < UPLOAD_FILES; i++) files[`Upload/part-${i}.bin`] = randomBytes(UPLOAD_FILE_BYTES);
     const zip = await makeBagZip({ files });
     const token = { 'presqt-destination-token': 'alice-token' };
     await http
@@ -355,16 +339,20 @@ describe('jobs across killed workers', () => {
       .set({ ...token, 'presqt-file-duplicate-action': 'ignore', 'presqt-email-opt-in': '' })
       .attach('presqt-file', zip, 'upload.zip')
       .expect(202);
-    await pollUntil(stack.baseUrl, '/api_v1/job_status/upload/', token, (b) => Number(b.files_finished) > 0);
-    const cancel = await http.patch('/api_v1/job_status/upload/').set(token).expect(200);
-    expect(cancel.body).toEqual({ status_code: '499', message: 'Upload was cancelled by the user' });
+    const project = join(destination, 'alice', 'Upload');
+    await watchUntil(() => partsWritten(project).length >= 2, 'writing 2 files');
+    // a 200 says the cancel was taken while the run wrote files: one that came once the run was committing
+    // (or over) answers 406
+    const cancel = await http.patch('/api_v1/job_status/upload/').set(token);
+    expect({ status: cancel.status, body: cancel.body }).toEqual({
+      status: 200,
+      body: { status_code: '499', message: 'Upload was cancelled by the user' },
+    });
     const status = await http.get('/api_v1/job_status/upload/').set(token).expect(500);
     expect(status.body).toMatchObject({ status: 'cancelled', status_code: '499' });
     // the project made for the upload goes with what was written into it, so a new upload takes its name
-    expect(await gone(join(destination, 'alice', 'Upload'), 10_000)).toBe(true);
+    expect(await gone(project, 10_000)).toBe(true);
     await http.patch('/api_v1/job_status/upload/').set(token).expect(406);
-    worker.child.kill('SIGTERM');
-    await worker.exited;
   });
 
   it('adopts the project a killed run made but had not recorded, instead of making a second one', async () => {
@@ -382,7 +370,7 @@ describe('jobs across killed workers', () => {
     writeTree(userDir, { [`${name}/.presqt-claim`]: claim });
     await redis.quit();
 
-    const worker = await restartWorker();
+    await restartWorker();
     const done = await pollUntilDone(stack.baseUrl, '/api_v1/job_status/transfer/', TOKENS, 60_000);
     expect(done.status).toBe(200);
     expect(done.body.destination_resource_id).toBe(fsId(name));
@@ -390,8 +378,6 @@ describe('jobs across killed workers', () => {
     expect(readdirSync(userDir).filter((entry) => !before.includes(entry))).toEqual([name]);
     expect(readdirSync(join(userDir, name)).filter((entry) => entry.startsWith('part-'))).toHaveLength(FILES);
     expect(existsSync(join(userDir, name, '.presqt-claim'))).toBe(false);
-    worker.child.kill('SIGTERM');
-    await worker.exited;
   });
 
   it('lets one worker at a time carry out a run, even when the job is handed to a second worker', async () => {
@@ -405,7 +391,7 @@ describe('jobs across killed workers', () => {
     const userDir = join(destination, 'alice');
     const before = existsSync(userDir) ? readdirSync(userDir) : [];
 
-    const worker = await restartWorker();
+    await restartWorker();
     await new Promise((resolve) => setTimeout(resolve, 2000));
     expect(readdirSync(userDir).filter((entry) => !before.includes(entry))).toEqual([]);
     const waiting = await http.get('/api_v1/job_status/transfer/').set(TOKENS).expect(202);
@@ -417,8 +403,6 @@ describe('jobs across killed workers', () => {
     expect(done.status).toBe(200);
     expect(readdirSync(userDir).filter((entry) => !before.includes(entry))).toHaveLength(1);
     await redis.quit();
-    worker.child.kill('SIGTERM');
-    await worker.exited;
   });
   it('takes back the project of a run cancelled while its dead worker still held it, though the run never recorded it', async () => {
     // no worker runs: a run died just after making its project, before any checkpoint, its lease not lapsed yet
@@ -438,9 +422,7 @@ describe('jobs across killed workers', () => {
     await http.patch('/api_v1/job_status/transfer/').set(TOKENS).expect(200);
     await redis.quit();
 
-    const worker = await restartWorker();
+    await restartWorker();
     expect(await gone(join(userDir, name), 15_000)).toBe(true);
-    worker.child.kill('SIGTERM');
-    await worker.exited;
   });
 });

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import { lockSettings } from '@app/jobs';
 import request from 'supertest';
 import { fsId, writeTargetsFile, writeTree, partneredEntries } from '../support/fs-fixtures';
-import { pollUntil, pollUntilDone } from '../support/jobs';
+import { pollUntilDone, watchUntil } from '../support/jobs';
 import { startApp, startStack, waitForOutput, type RunningProcess, type Stack } from '../support/stack';
 
 const TOKENS = { 'presqt-source-token': 'alice-token', 'presqt-destination-token': 'alice-token' };
@@ -64,8 +64,8 @@ describe('takeover of a killed worker', () => {
     for (const dir of [source, destination]) if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  /** Starts one more worker, then a transfer of Data into a new project. */
-  const startTransfer = async (): Promise<void> => {
+  /** Starts one more worker, then a transfer of Data into `project`, a new one; waits for its first file. */
+  const startTransfer = async (project: string): Promise<void> => {
     const another = startApp('worker', stack.env);
     workers.push(another);
     await waitForOutput(another, /Worker ready/);
@@ -83,24 +83,33 @@ describe('takeover of a killed worker', () => {
       })
       .send({ source_target_name: 'src', source_resource_id: fsId('Data'), keywords: [] })
       .expect(202);
-    await pollUntil(
-      stack.baseUrl,
-      '/api_v1/job_status/transfer/',
-      TOKENS,
-      (b) => Number(b.files_finished) > 0,
+    const dir = join(destination, 'alice', project);
+    await watchUntil(
+      () => existsSync(dir) && readdirSync(dir).some((name) => name.startsWith('part-')),
+      'writing a file',
     );
+  };
+
+  /** Fails the test unless the job is still in progress: a kill after its end leaves nothing to take over. */
+  const expectUnfinished = async (kind: string) => {
+    const res = await request(stack.baseUrl).get(`/api_v1/job_status/${kind}/`).set(TOKENS);
+    // with the body, which says how the job ended
+    expect(`${res.status} ${JSON.stringify(res.body)}`).toMatch(/^202 /);
   };
 
   /** Kills the worker running the job once `moment` holds; answers how long until another took it over. */
   const killRunning = async (moment: () => Promise<boolean>, kind = 'transfer'): Promise<number> => {
     const started = new RegExp(`running ${kind} job`);
-    while (!(await moment())) await new Promise((resolve) => setTimeout(resolve, 2));
+    await watchUntil(moment, `the moment to kill the ${kind}'s worker`);
     const running = live.find((one) => saidSince(one, started))!;
     live = live.filter((one) => one !== running);
     running.worker.child.kill('SIGKILL');
     const killedAt = Date.now();
-    while (!live.some((one) => saidSince(one, started)))
-      await new Promise((resolve) => setTimeout(resolve, 5));
+    await expectUnfinished(kind);
+    await watchUntil(
+      () => live.some((one) => saidSince(one, started)),
+      `another worker taking the ${kind} over`,
+    );
     const takeoverMs = Date.now() - killedAt;
     await running.worker.exited;
     return takeoverMs;
@@ -159,7 +168,7 @@ describe('takeover of a killed worker', () => {
   it('takes the job over within JOB_LOCK_MS even when killed at the worst moment', async () => {
     const bull = `${stack.env.REDIS_PREFIX}:bull:transfer`;
     const { result, backwards } = await watchProgress('transfer', async () => {
-      await startTransfer();
+      await startTransfer('Data');
       const [jobId] = await redis.lrange(`${bull}:active`, 0, -1);
       // The worst moment: the lock just renewed (its time to live within 30 ms of the whole lock duration),
       // and a stalled check just run, whose guard key holds off the next check for a whole interval. The guard
@@ -193,10 +202,12 @@ describe('takeover of a killed worker', () => {
     const writtenUncheckpointed = async () => {
       const done = await checkpoints();
       const written = readdirSync(project).filter((name) => name.startsWith('part-'));
+      if (written.length === FILES && written.every((name) => done.has(`/${name}`)))
+        throw new Error('every file was written and checkpointed before the moment came');
       return written.some((name) => !done.has(`/${name}`));
     };
     const { result, backwards } = await watchProgress('transfer', async () => {
-      await startTransfer();
+      await startTransfer('Data (2)');
       const takeoverMs = await killRunning(writtenUncheckpointed);
       return { takeoverMs, done: await pollUntilDone(stack.baseUrl, '/api_v1/job_status/transfer/', TOKENS) };
     });
@@ -220,6 +231,8 @@ describe('takeover of a killed worker', () => {
         .expect(202);
       await killRunning(async () => {
         const res = await request(stack.baseUrl).get('/api_v1/job_status/download/').set(TOKENS);
+        // a finished job's status shows every file finished too
+        if (res.status !== 202) throw new Error(`the download ended before the kill: ${res.status}`);
         return Number(res.body.files_finished) >= FILES / 2;
       }, 'download');
       return pollUntilDone(stack.baseUrl, '/api_v1/job_status/download/', TOKENS);

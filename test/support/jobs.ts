@@ -70,6 +70,22 @@ export async function pollUntil(
   }
 }
 
+/**
+ * Waits until `happened`, looking every 2 ms, for what a test must act on while a job runs (kill its worker,
+ * cancel it): watched on disk, in Redis or in a process's output rather than through the job's status, as the
+ * status shows progress written every 400 ms and a job between local disks can end between two polls of it.
+ */
+export async function watchUntil(
+  happened: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<void> {
+  for (const deadline = Date.now() + timeoutMs; !(await happened());) {
+    if (Date.now() > deadline) throw new Error(`${what} did not happen in ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
 /** Fetches a binary body (a zip) and writes it to a temp file; returns the file's path. */
 export async function downloadTo(res: request.Response, name: string): Promise<string> {
   const file = join(mkdtempSync(join(tmpdir(), 'presqt-zip-')), name);

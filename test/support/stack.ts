@@ -93,7 +93,10 @@ export async function startStack(
   const worker = options.worker === false ? undefined : startApp('worker', { ...env, ...options.workerEnv });
   try {
     await Promise.race([
-      waitForPort(port, options.startTimeoutMs ?? 20_000),
+      // a start that timed out says what the API printed meanwhile
+      waitForPort(port, options.startTimeoutMs ?? 20_000).catch((error: Error) => {
+        throw new Error(`${error.message}; the API printed:\n${api.output()}`);
+      }),
       api.exited.then((code) => {
         throw new Error(`API exited with ${code}:\n${api.output()}`);
       }),
