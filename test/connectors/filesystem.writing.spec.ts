@@ -1,9 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { connectorContext } from '../support/connector-context';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import { filesystemConnector } from '@app/connectors/filesystem';
 import type { ConnectorSession, DuplicateAction, IncomingFile, RemoteFile } from '@app/connectors';
 import type { CopyTarget } from '@app/fixity';
@@ -155,5 +157,25 @@ describe('filesystem connector: writing', () => {
     });
     await expect(b.open()).rejects.toMatchObject({ code: 'ELOOP' });
     expect(await readdir(tmp)).not.toContain('stolen');
+  });
+
+  it("reads a small walked file's bytes as walked, and refuses one replaced by a FIFO since the walk", async () => {
+    await mkdir(join(userDir, 'Small'), { recursive: true });
+    await writeFile(join(userDir, 'Small', 'grows.txt'), 'as walked');
+    await writeFile(join(userDir, 'Small', 'piped.txt'), 'a file for now');
+    const files: RemoteFile[] = [];
+    for await (const entry of session.walk(Buffer.from('Small').toString('base64url'), {}))
+      if (entry.kind === 'file') files.push(entry);
+    const [grows, piped] = ['Small/grows.txt', 'Small/piped.txt'].map((path) =>
+      files.find((file) => file.path === path)!,
+    );
+
+    await writeFile(join(userDir, 'Small', 'grows.txt'), 'as walked, and more since');
+    expect((await buffer(await grows.open())).toString()).toBe('as walked');
+
+    // a FIFO's open waits for a writer: read in the event loop, it would hang the whole worker
+    await rm(join(userDir, 'Small', 'piped.txt'));
+    execFileSync('mkfifo', [join(userDir, 'Small', 'piped.txt')]);
+    await expect(piped.open()).rejects.toMatchObject({ code: 'EINVAL' });
   });
 });

@@ -1,6 +1,8 @@
 import type { Dir, Dirent, Stats } from 'node:fs';
-import { constants, lstatSync, opendirSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, opendirSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { countReadBuffer } from '@app/common';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isReserved } from './ids';
 
@@ -80,6 +82,37 @@ function byName(a: string, b: string): number {
 /** lstat that answers null for an entry removed since its directory was read (synchronous: see forEachEntry). */
 export function lstatIfPresent(path: string): Stats | null {
   return lstatSync(path, { throwIfNoEntry: false }) ?? null;
+}
+
+/** Files up to this size are read whole in one synchronous call (readSmallFile) rather than streamed. */
+export const SMALL_FILE_BYTES = 64 * 1024;
+
+/**
+ * The first `size` bytes (the size walked) of the small regular file at `path`, read with synchronous calls. On
+ * a local disk the open, fstat, read and close take a few microseconds together, where a stream's open, read
+ * and close are three round trips through libuv's thread pool, each waking a pool thread that then competes
+ * with the event loop for the cores (docs/benchmarks.md#scale-out). O_NOFOLLOW refuses a symlink swapped in
+ * since the walk (ELOOP); O_NONBLOCK and the fstat refuse a FIFO, whose open would otherwise hold the event
+ * loop until a writer came.
+ */
+export function readSmallFile(path: string, size: number): Readable {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    if (!fstatSync(fd).isFile()) {
+      throw Object.assign(new Error('The file was replaced by something that is not a regular file.'), {
+        code: 'EINVAL',
+      });
+    }
+    const bytes = Buffer.allocUnsafe(size);
+    countReadBuffer(size);
+    let filled = 0;
+    for (let read = -1; filled < size && read !== 0; filled += read) {
+      read = readSync(fd, bytes, filled, size - filled, filled);
+    }
+    return Readable.from([bytes.subarray(0, filled)], { objectMode: false });
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Reads a small JSON file without following a symlink; anything unreadable, oversized or invalid is undefined. */

@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { HASH_ALGORITHMS, type RemoteFile, type RemoteFolder } from '../connector';
 import type { DigestCache } from './digest-cache';
-import { entryNames, lstatIfPresent } from './disk';
+import { entryNames, lstatIfPresent, readSmallFile, SMALL_FILE_BYTES } from './disk';
 import { locate } from './locate';
 import type { FilesystemSession } from './session';
 
@@ -66,6 +66,7 @@ function remoteFile(digests: DigestCache, path: string, absolute: string, stats:
       return { [algorithm]: hashes[algorithm] };
     },
     open: async (): Promise<Readable> => {
+      if (stats.size <= SMALL_FILE_BYTES) return readSmallFile(absolute, stats.size);
       // O_NOFOLLOW: a file swapped for a symlink since the walk is refused, not followed. A plain fd stream
       // reads faster than a FileHandle's, whose reads go through promises.
       const fd = await openFd(absolute, constants.O_RDONLY | constants.O_NOFOLLOW);
