@@ -395,4 +395,25 @@ describe('ZipWriter with ZIP64 sizes and offsets, and entries whose sizes follow
       zip.addStream('lie.bin', zeroBytes(2 ** 32 + 10), { deflate: false, size: 1000 }),
     ).rejects.toThrow('The zip entry lie.bin passed 4 GiB, more than the 1000 bytes announced');
   }, 180_000);
+  it('deflates at level 0 into stored blocks that Python, unzip and bsdtar from a pipe inflate', async () => {
+    // chunks across the 64 KiB a stored block holds at most, one empty, and an empty entry
+    const chunks = [randomBytes(0xffff + 1), Buffer.alloc(0), randomBytes(200_000), randomBytes(3)];
+    const whole = Buffer.concat(chunks);
+    const zipPath = join(dir, 'level0.zip');
+    const zip = new ZipWriter(createWriteStream(zipPath), join(dir, 'central-level0'));
+    await zip.addStream('blocks.bin', Readable.from(chunks), { deflate: true, level: 0 });
+    await zip.addStream('empty.bin', Readable.from([]), { deflate: true, level: 0 });
+    await zip.finish();
+    expect(pythonReads(zipPath)).toBe(`blocks.bin ${whole.length} ${whole.length}\nempty.bin 0 0\n`);
+    execFileSync('unzip', ['-tq', zipPath]);
+    expect(bsdtarStreams(zipPath, '-xOf', 'blocks.bin').equals(whole)).toBe(true);
+    // deflated (method 8) in the central directory, and only the blocks' 5-byte headers added: 2 blocks for
+    // the first chunk, 4 for the third, 1 for the last and the empty final block
+    const listed = execFileSync('python3', [
+      '-c',
+      'import sys, zipfile\nfor i in zipfile.ZipFile(sys.argv[1]).infolist(): print(i.compress_type, i.compress_size)',
+      zipPath,
+    ]).toString();
+    expect(listed).toBe(`8 ${whole.length + 5 * (2 + 4 + 1 + 1)}\n8 5\n`);
+  });
 });

@@ -13,6 +13,14 @@ import {
 export type Handler = (request: FakeRequest, answer: FakeAnswer, caller: User | null) => void | Promise<void>;
 export type Router = (method: string, template: string, handler: Handler) => void;
 
+/**
+ * How Dataverse reads an uploaded zip to unpack it (CreateNewDataFilesCommand): `ZipFile` by its central
+ * directory since IQSS/dataverse#10899, `ZipInputStream` from its start before. ZipInputStream.readLOC
+ * (OpenJDK, java.util.zip) throws "only DEFLATED entries can have EXT descriptor" for a stored entry whose
+ * local header says a data descriptor follows; the command then keeps the zip as it came.
+ */
+export type ZipReader = 'ZipFile' | 'ZipInputStream';
+
 export interface FakeContext {
   state: DataverseState;
   /** direct upload (S3) for datasets: off, or on with this part size */
@@ -21,6 +29,8 @@ export interface FakeContext {
   redirectDownloads(): boolean;
   /** how long an ingest runs */
   ingestMs(): number;
+  /** how an uploaded zip is read (DataverseFake.zipReader) */
+  zipReader(): ZipReader;
   /** the store's presigned URLs for an upload of `size` bytes (FakeStore.presign) */
   presign(key: string, storageIdentifier: string, size: number, partSize: number, dataset: Dataset): object;
   presignDownload(file: number, original: boolean): string;

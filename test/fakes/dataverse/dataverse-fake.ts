@@ -1,6 +1,6 @@
 import { FakeServer, type FakeRequest } from '../fake-server';
 import { accountRoutes } from './account-routes';
-import type { FakeContext, Handler } from './common';
+import type { FakeContext, Handler, ZipReader } from './common';
 import { datasetRoutes } from './dataset-routes';
 import { fileRoutes } from './file-routes';
 import { archivalForm, settle, typeByName } from './ingest';
@@ -40,6 +40,8 @@ export class DataverseFake {
   redirectDownloads = false;
   /** how long a tabular ingest runs, holding its Ingest lock */
   ingestMs = 300;
+  /** how an uploaded zip is read: as Dataverse does now, or as before IQSS/dataverse#10899 (ZipReader) */
+  zipReader: ZipReader = 'ZipFile';
   private nextUser = 1;
 
   async start(): Promise<this> {
@@ -48,6 +50,7 @@ export class DataverseFake {
       directUpload: () => this.directUpload,
       redirectDownloads: () => this.redirectDownloads,
       ingestMs: () => this.ingestMs,
+      zipReader: () => this.zipReader,
       presign: (key, storageIdentifier, size, partSize, dataset) =>
         this.store.presign(key, storageIdentifier, size, partSize, dataset),
       presignDownload: (file, original) => this.store.presignDownload(file, original),

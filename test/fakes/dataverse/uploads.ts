@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import multer from 'multer';
 import * as yauzl from 'yauzl';
 import type { FakeAnswer, FakeRequest } from '../fake-server';
-import { fail, type FakeContext } from './common';
+import { fail, type FakeContext, type ZipReader } from './common';
 import { isIngestable, startIngest, typeByName } from './ingest';
 import { fileMetadataJson, ok } from './json';
 import {
@@ -57,15 +57,25 @@ export async function readForm(request: FakeRequest, answer: FakeAnswer): Promis
 
 const ZIP = Buffer.from([0x50, 0x4b]);
 
-/** A zip's file entries, with their paths; skipped as Dataverse skips them: folders, `._*`, `.DS_Store`. */
-async function unzip(content: Buffer): Promise<{ path: string; content: Buffer }[] | null> {
+/**
+ * A zip's file entries, with their paths; skipped as Dataverse skips them: folders, `._*`, `.DS_Store`. Null
+ * for a zip that `reader` cannot read (ZipReader).
+ */
+async function unzip(
+  content: Buffer,
+  reader: ZipReader,
+): Promise<{ path: string; content: Buffer }[] | null> {
   const zip = await new Promise<yauzl.ZipFile | null>((resolve) =>
     yauzl.fromBuffer(content, { lazyEntries: true }, (error, file) => resolve(error ? null : file)),
   );
   if (!zip) return null;
   const entries: { path: string; content: Buffer }[] = [];
-  await new Promise<void>((resolve, reject) => {
+  const read = await new Promise<null | void>((resolve, reject) => {
     zip.on('entry', (entry: yauzl.Entry) => {
+      if (reader === 'ZipInputStream' && refusedByZipInputStream(entry)) {
+        zip.close();
+        return resolve(null);
+      }
       const name = entry.fileName.slice(entry.fileName.lastIndexOf('/') + 1);
       if (
         entry.fileName.endsWith('/') ||
@@ -88,7 +98,12 @@ async function unzip(content: Buffer): Promise<{ path: string; content: Buffer }
     zip.on('error', reject);
     zip.readEntry();
   });
-  return entries;
+  return read === null ? null : entries;
+}
+
+/** A stored entry followed by a data descriptor (general purpose bit 3), which ZipInputStream refuses. */
+function refusedByZipInputStream(entry: yauzl.Entry): boolean {
+  return (entry.generalPurposeBitFlag & 0x8) !== 0 && entry.compressionMethod !== 8;
 }
 
 /** StringUtil.sanitizeFileDirectory: one `/` for runs of slashes, ends stripped of `/`, `-`, `.` and spaces. */
@@ -149,7 +164,9 @@ export async function incomingFiles(
     ];
   }
   const file = form.file!;
-  const entries = file.content.subarray(0, 2).equals(ZIP) ? await unzip(file.content) : null;
+  const entries = file.content.subarray(0, 2).equals(ZIP)
+    ? await unzip(file.content, context.zipReader())
+    : null;
   if (entries && entries.length > 0)
     return entries.map((entry) => {
       const name = entry.path.slice(entry.path.lastIndexOf('/') + 1);

@@ -55,18 +55,21 @@ export async function nativeContent(name: string, file: IncomingFile): Promise<N
 }
 
 /**
- * A zip holding `content` (`size` bytes) as its one entry, stored, streamed as it is made by the zip writer
- * downloads use. Its CRC-32 is known only once the content has gone by, so the entry's CRC-32 and sizes
- * follow its data in a data descriptor, as APPNOTE 4.4.4 sets for a local header written before them; from
- * 4 GiB its local header has a ZIP64 field and the descriptor's sizes are 8 bytes each (4.3.9.2), so that a
- * reader going through the zip from its start (libarchive's) finds the entry's end. A failure of the content
- * ends the zip's stream with it.
+ * A zip holding `content` (`size` bytes) as its one entry, streamed as it is made by the zip writer downloads
+ * use. Its CRC-32 is known only once the content has gone by, so the entry's CRC-32 and sizes follow its data
+ * in a data descriptor, as APPNOTE 4.4.4 sets for a local header written before them; from 4 GiB its local
+ * header has a ZIP64 field and the descriptor's sizes are 8 bytes each (4.3.9.2), so that a reader going
+ * through the zip from its start (libarchive's) finds the entry's end. The entry is deflated at level 0 (the
+ * bytes copied into stored deflate blocks, 5 bytes of header each) rather than stored: Java's
+ * `ZipInputStream`, with which Dataverse read uploads before IQSS/dataverse#10899, refuses a stored entry
+ * with a data descriptor ("only DEFLATED entries can have EXT descriptor"), and would leave the outer zip
+ * unpacked. A failure of the content ends the zip's stream with it.
  */
 function zipOfOne(entryName: string, content: Readable, size: number): Readable {
   const zip = new PassThrough();
   const writer = new ZipWriter(zip);
   writer
-    .addStream(entryName, content, { deflate: false, size })
+    .addStream(entryName, content, { deflate: true, level: 0, size })
     .then(() => writer.finish())
     .catch((error: Error) => {
       content.destroy();
