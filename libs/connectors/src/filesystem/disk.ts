@@ -91,7 +91,7 @@ export const SMALL_FILE_BYTES = 64 * 1024;
  * The first `size` bytes (the size walked) of the small regular file at `path`, read with synchronous calls. On
  * a local disk the open, fstat, read and close take a few microseconds together, where a stream's open, read
  * and close are three round trips through libuv's thread pool, each waking a pool thread that then competes
- * with the event loop for the cores (docs/benchmarks.md#scale-out). O_NOFOLLOW refuses a symlink swapped in
+ * with the event loop for the cores (docs/architecture.md#reading-a-filesystem-targets-files). O_NOFOLLOW refuses a symlink swapped in
  * since the walk (ELOOP); O_NONBLOCK and the fstat refuse a FIFO, whose open would otherwise hold the event
  * loop until a writer came.
  */
