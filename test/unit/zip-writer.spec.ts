@@ -12,6 +12,7 @@ import { Readable, Writable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { crc32 } from 'node:zlib';
 import { verifyBagZip } from '../support/jobs';
+import { repeatedBlock } from '../support/repeated-block';
 
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
 const md5 = (data: Buffer | string) => createHash('md5').update(data).digest('hex');
@@ -28,15 +29,7 @@ function pythonReads(zip: string): string {
 }
 
 /** `count` zero bytes, from one buffer of 1 MiB: a stream of 4 GiB costs no memory and no disk. */
-function zeroBytes(count: number): Readable {
-  const zeros = Buffer.alloc(1 << 20);
-  return Readable.from(
-    (function* () {
-      for (let left = count; left > 0; left -= zeros.length)
-        yield zeros.subarray(0, Math.min(left, zeros.length));
-    })(),
-  );
-}
+const zeroBytes = (count: number): Readable => repeatedBlock(Buffer.alloc(1 << 20), count);
 
 /**
  * What bsdtar prints reading the zip from a pipe: libarchive's streaming reader, which knows an entry only from
