@@ -7,6 +7,7 @@ import { S3ChecksumProxy } from '../fakes/s3/s3-proxy';
 import { S3RVER_TOKEN, S3Seeder } from '../fakes/s3/s3-seeder';
 import { connectorContext, TEST_UPSTREAM } from '../support/connector-context';
 import { failureOf, readAll } from '../support/connector-failures';
+import { RepeatedBlockCheck, repeatedBlock } from '../support/repeated-block';
 import { startS3Server, type S3Server } from '../support/s3-server';
 
 const sha256 = (content: string | Buffer) => createHash('sha256').update(content).digest('hex');
@@ -191,15 +192,7 @@ describe('s3 connector', () => {
     const GIB = 1 << 30;
     const block = randomBytes(1 << 20);
     /** 1 GiB made as it is read: one random MiB over and over, nothing of it on disk or held */
-    const generated = () => ({
-      size: GIB,
-      open: async () =>
-        Readable.from(
-          (function* () {
-            for (let sent = 0; sent < GIB; sent += block.length) yield block;
-          })(),
-        ),
-    });
+    const generated = () => ({ size: GIB, open: async () => repeatedBlock(block, GIB) });
 
     /** The largest growth of this process's resident memory while `work` runs, in MiB. */
     async function peakGrowthMiB(work: () => Promise<void>): Promise<number> {
@@ -226,23 +219,13 @@ describe('s3 connector', () => {
       const up = await peakGrowthMiB(async () => {
         await writer.putFile(['huge.bin'], generated(), 'ignore');
       });
-      let read = 0;
-      let same = true;
+      const downloaded = new RepeatedBlockCheck(block);
       const down = await peakGrowthMiB(async () => {
         const [file] = await walkedFiles(session, project.id);
         expect(file.size).toBe(GIB);
-        // each byte against the block it was made from, where it was: cheaper than hashing 1 GiB twice
-        for await (const chunk of (await file.open()) as AsyncIterable<Buffer>) {
-          for (let at = 0; at < chunk.length;) {
-            const offset = (read + at) % block.length;
-            const length = Math.min(chunk.length - at, block.length - offset);
-            same &&= chunk.subarray(at, at + length).equals(block.subarray(offset, offset + length));
-            at += length;
-          }
-          read += chunk.length;
-        }
+        for await (const chunk of (await file.open()) as AsyncIterable<Buffer>) downloaded.add(chunk);
       });
-      expect({ read, same }).toEqual({ read: GIB, same: true });
+      expect({ read: downloaded.read, same: downloaded.same }).toEqual({ read: GIB, same: true });
       // 8 MiB parts, two in flight: a few parts' worth at most, whatever the size
       expect({ up: up < 160, down: down < 160 }).toEqual({ up: true, down: true });
       await writer.abandon!();

@@ -182,7 +182,8 @@ describe('job status bodies (real API, worker and Redis)', () => {
     transfer: { status_code: 404, message: `Resource with id '${fsId('Study')}' not found for this user.` },
   };
 
-  it.each(['download', 'upload', 'transfer'] as const)(
+  // the kinds side by side (their jobs are apart: a kind's own tickets), each waiting out the cancel's 5 s
+  it.concurrent.each(['download', 'upload', 'transfer'] as const)(
     'answers a queued %s, its cancel and its being cancelled as the PresQT API does',
     async (kind) => {
       for (const user of USERS) await start(kind, user);

@@ -87,27 +87,36 @@ describe('slow request bodies (real API and Redis)', () => {
     }
   };
 
-  it('cuts off a body that comes slower than REQUEST_BODY_MIN_RATE with 408, and frees the upload slot', async () => {
-    const stack = await start({ REQUEST_BODY_MIN_RATE: '1024' });
-    // 10 bytes a second
-    const { answer, afterMs } = await slowUpload(stack.baseUrl, 1, 30_000);
-    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
-    expect(answer).toMatch(/\r\nconnection: close\r\n/i);
-    const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error: string };
-    expect(body.error).toMatch(
-      /^PresQT Error: the request body came at \d+ bytes a second, slower than the 1024/,
-    );
-    // judged on its first 10 s of being read
-    expect(afterMs).toBeLessThan(20_000);
-    await uploadsAgain(stack);
-  }, 60_000);
+  // the two run side by side, each on a stack of its own: each is mostly waiting on the server's clock
+  it.concurrent(
+    'cuts off a body that comes slower than REQUEST_BODY_MIN_RATE with 408, and frees the upload slot',
+    async () => {
+      const stack = await start({ REQUEST_BODY_MIN_RATE: '1024' });
+      // 10 bytes a second
+      const { answer, afterMs } = await slowUpload(stack.baseUrl, 1, 30_000);
+      expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+      expect(answer).toMatch(/\r\nconnection: close\r\n/i);
+      const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error: string };
+      expect(body.error).toMatch(
+        /^PresQT Error: the request body came at \d+ bytes a second, slower than the 1024/,
+      );
+      // judged on its first 10 s of being read
+      expect(afterMs).toBeLessThan(20_000);
+      await uploadsAgain(stack);
+    },
+    60_000,
+  );
 
-  it('cuts off a request that takes longer than REQUEST_TIMEOUT_MS, however fast, and frees the slot', async () => {
-    const stack = await start({ REQUEST_TIMEOUT_MS: '2000' });
-    // 20 KiB a second, well above the minimum rate; Node checks the limit every 30 s
-    const { answer } = await slowUpload(stack.baseUrl, 2048, 45_000);
-    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
-    expect(answer).toContain('the request was not received within 2 s');
-    await uploadsAgain(stack);
-  }, 70_000);
+  it.concurrent(
+    'cuts off a request that takes longer than REQUEST_TIMEOUT_MS, however fast, and frees the slot',
+    async () => {
+      const stack = await start({ REQUEST_TIMEOUT_MS: '2000' });
+      // 20 KiB a second, well above the minimum rate; Node checks the limit every 30 s
+      const { answer } = await slowUpload(stack.baseUrl, 2048, 45_000);
+      expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+      expect(answer).toContain('the request was not received within 2 s');
+      await uploadsAgain(stack);
+    },
+    70_000,
+  );
 });

@@ -311,20 +311,24 @@ describe('the shared upstream client', () => {
 
     afterAll(() => new Promise((resolve) => trickling.close(resolve)));
 
+    // the tests below run side by side (it.concurrent): each is mostly waiting, on connections of its own
     const clientWith = (settings: Partial<typeof TEST_UPSTREAM>) =>
       new Upstream('Trickle', origin, { ...TEST_UPSTREAM, ...settings }).as(TOKEN);
 
-    it('gives a record or a page its whole deadline, not a timeout between chunks: 504 naming the upstream', async () => {
-      const started = Date.now();
-      expect(await failureOf(clientWith({ deadlineMs: 1500 }).json({ url: 'slow' }))).toEqual({
-        status: 504,
-        message: 'Trickle did not answer within 1.5 s (GET /slow).',
-      });
-      // the whole body, 5 bytes every 100 ms, would take 2,000 s
-      expect(Date.now() - started).toBeLessThan(3000);
-    });
+    it.concurrent(
+      'gives a record or a page its whole deadline, not a timeout between chunks: 504 naming the upstream',
+      async () => {
+        const started = Date.now();
+        expect(await failureOf(clientWith({ deadlineMs: 1500 }).json({ url: 'slow' }))).toEqual({
+          status: 504,
+          message: 'Trickle did not answer within 1.5 s (GET /slow).',
+        });
+        // the whole body, 5 bytes every 100 ms, would take 2,000 s
+        expect(Date.now() - started).toBeLessThan(3000);
+      },
+    );
 
-    it('leaves the waits a rate limit asks for out of the deadline', async () => {
+    it.concurrent('leaves the waits a rate limit asks for out of the deadline', async () => {
       const upstream = clientWith({ deadlineMs: 1500, maxWaitMs: 5000 });
       const started = Date.now();
       const response = await upstream.stream({ url: 'rate-limited' });
@@ -334,29 +338,42 @@ describe('the shared upstream client', () => {
       expect(Date.now() - started).toBeGreaterThan(1900);
     });
 
-    it('answers 502 naming the upstream when a body breaks off and cannot be resumed', async () => {
-      expect(await failureOf(readAll((await clientWith({}).stream({ url: 'drop' })).body))).toEqual({
-        status: 502,
-        message: expect.stringMatching(/^Trickle broke off its answer \(GET \/drop\): /),
-      });
-    });
+    it.concurrent(
+      'answers 502 naming the upstream when a body breaks off and cannot be resumed',
+      async () => {
+        expect(await failureOf(readAll((await clientWith({}).stream({ url: 'drop' })).body))).toEqual({
+          status: 502,
+          message: expect.stringMatching(/^Trickle broke off its answer \(GET \/drop\): /),
+        });
+      },
+    );
 
-    it("holds a file's body to a minimum pace, and not a reader that is slow itself", async () => {
-      // 50 bytes a second against a minimum of 1 KiB a second: cut after the first 10 s window
-      const started = Date.now();
-      const slow = await clientWith({ minBytesPerSecond: 1024 }).stream({ url: 'slow-file' });
-      expect(await failureOf(readAll(slow.body))).toEqual({
-        status: 504,
-        message: expect.stringMatching(
-          /^Trickle sent \d+ bytes in 10 s, slower than the 1024 bytes a second a file must come at \(GET \/slow-file\)\.$/,
-        ),
-      });
-      expect(Date.now() - started).toBeLessThan(14_000);
-      // a fast upstream whose reader waits 11 s before reading 4 MiB: the upstream was not the slow one
-      const fast = await clientWith({ minBytesPerSecond: 1024 }).stream({ url: 'fast-file' });
-      await new Promise((resolve) => setTimeout(resolve, 11_000));
-      expect((await readAll(fast.body)).length).toBe(4 << 20);
-    }, 40_000);
+    it.concurrent(
+      "holds a file's body to a minimum pace, and not a reader that is slow itself",
+      async () => {
+        // the two cases side by side, on connections of their own: each is 10 to 11 s of waiting
+        const slowUpstream = async () => {
+          // 50 bytes a second against a minimum of 1 KiB a second: cut after the first 10 s window
+          const started = Date.now();
+          const slow = await clientWith({ minBytesPerSecond: 1024 }).stream({ url: 'slow-file' });
+          expect(await failureOf(readAll(slow.body))).toEqual({
+            status: 504,
+            message: expect.stringMatching(
+              /^Trickle sent \d+ bytes in 10 s, slower than the 1024 bytes a second a file must come at \(GET \/slow-file\)\.$/,
+            ),
+          });
+          expect(Date.now() - started).toBeLessThan(14_000);
+        };
+        const slowReader = async () => {
+          // a fast upstream whose reader waits 11 s before reading 4 MiB: the upstream was not the slow one
+          const fast = await clientWith({ minBytesPerSecond: 1024 }).stream({ url: 'fast-file' });
+          await new Promise((resolve) => setTimeout(resolve, 11_000));
+          expect((await readAll(fast.body)).length).toBe(4 << 20);
+        };
+        await Promise.all([slowUpstream(), slowReader()]);
+      },
+      40_000,
+    );
   });
 
   describe('retry policy', () => {
