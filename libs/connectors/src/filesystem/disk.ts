@@ -84,16 +84,16 @@ export function lstatIfPresent(path: string): Stats | null {
   return lstatSync(path, { throwIfNoEntry: false }) ?? null;
 }
 
-/** Files up to this size are read whole in one synchronous call (readSmallFile) rather than streamed. */
+/** Files up to this size are read whole with synchronous calls (readSmallFile) rather than streamed. */
 export const SMALL_FILE_BYTES = 64 * 1024;
 
 /**
  * The first `size` bytes (the size walked) of the small regular file at `path`, read with synchronous calls. On
  * a local disk the open, fstat, read and close take a few microseconds together, where a stream's open, read
  * and close are three round trips through libuv's thread pool, each waking a pool thread that then competes
- * with the event loop for the cores (docs/architecture.md#reading-a-filesystem-targets-files). O_NOFOLLOW refuses a symlink swapped in
- * since the walk (ELOOP); O_NONBLOCK and the fstat refuse a FIFO, whose open would otherwise hold the event
- * loop until a writer came.
+ * with the event loop for the cores (docs/architecture.md#reading-a-filesystem-targets-files). O_NOFOLLOW
+ * refuses a symlink swapped in since the walk (ELOOP); O_NONBLOCK and the fstat refuse a FIFO, whose open
+ * would otherwise hold the event loop until a writer came.
  */
 export function readSmallFile(path: string, size: number): Readable {
   const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
