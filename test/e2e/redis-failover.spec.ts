@@ -143,26 +143,19 @@ describe('Redis Sentinel, the primary lost while jobs run (real Redis, sentinels
 
   /**
    * Asks for a job's status, a listing (counted by the rate limits in Redis, needing no Redis of its own) and
-   * readiness until `done` resolves, recording every answer. Each is asked in a loop of its own: one after the
-   * other, a job status answered 503 after its 2 s wait held readiness back until the failover was over, on a
-   * loaded machine.
+   * readiness until `done` resolves, recording every answer.
    */
   const watch = async (user: string, done: Promise<unknown>): Promise<Probe[]> => {
     const headers = { 'presqt-source-token': `${user}-token` };
     const probes: Probe[] = [];
     let over = false;
     void done.then(() => (over = true));
-    const askUntilOver = async (path: string, asked?: Record<string, string>) => {
-      while (!over) {
-        probes.push(await probe(stack.baseUrl, path, asked));
-        await sleep(100);
-      }
-    };
-    await Promise.all([
-      askUntilOver('/api_v1/job_status/download.json/', headers),
-      askUntilOver(LISTING, headers),
-      askUntilOver('/health/ready'),
-    ]);
+    while (!over) {
+      probes.push(await probe(stack.baseUrl, '/api_v1/job_status/download.json/', headers));
+      probes.push(await probe(stack.baseUrl, LISTING, headers));
+      probes.push(await probe(stack.baseUrl, '/health/ready'));
+      await sleep(100);
+    }
     return probes;
   };
 
