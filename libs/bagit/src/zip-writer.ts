@@ -301,36 +301,47 @@ export class ZipWriter {
 
 /** The most bytes a stored deflate block holds (RFC 1951 3.2.4: LEN is 16 bits). */
 const MAX_STORED_BLOCK = 0xffff;
+/** A stored block with its 5-byte header. */
+const FRAMED_BLOCK = 5 + MAX_STORED_BLOCK;
+/** Blocks gathered before they are written out: about 1 MiB a write, as a file's chunks come. */
+const BLOCKS_PER_WRITE = 16;
 
 /**
- * Raw deflate at level 0, framed here: each chunk's bytes in stored blocks of at most 64 KiB, each after its
- * 5-byte header (BFINAL and BTYPE 00 on a byte of their own, LEN, NLEN: RFC 1951 3.2.4), and an empty final block
- * at the end. zlib's level 0 through Node's stream cost 3.4 CPU s a GiB at its 16 KiB chunks and 0.8 at 1 MiB
- * (`node` microbenchmark, 2026-11-27); this costs a copy of each chunk.
+ * Raw deflate at level 0, framed here: the bytes in stored blocks of 65,535 bytes, whatever the chunks they came
+ * in, each after its 5-byte header (BFINAL and BTYPE 00 on a byte of their own, LEN, NLEN: RFC 1951 3.2.4), the
+ * last one (BFINAL) holding what is left, so that `size` bytes always take size + 5 × (⌊size / 65,535⌋ + 1),
+ * within deflateBound. zlib's level 0 through Node's stream cost 3.4 CPU s a GiB at its 16 KiB chunks and 0.8
+ * at 1 MiB (`node` microbenchmark, 2026-11-27); this costs a copy of each byte.
  */
 async function* storedBlocks(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  let out = Buffer.allocUnsafe(BLOCKS_PER_WRITE * FRAMED_BLOCK);
+  // where the block being filled starts in `out`, and its bytes so far
+  let at = 0;
+  let filled = 0;
   for await (const chunk of chunks) {
-    const blocks = Math.ceil(chunk.length / MAX_STORED_BLOCK);
-    const framed = Buffer.allocUnsafe(chunk.length + 5 * blocks);
-    let at = 0;
-    for (let start = 0; start < chunk.length; start += MAX_STORED_BLOCK) {
-      const block = chunk.subarray(start, start + MAX_STORED_BLOCK);
-      at = storedBlockHeader(framed, at, block.length, false);
-      at += block.copy(framed, at);
+    for (let start = 0; start < chunk.length;) {
+      const taken = chunk.copy(out, at + 5 + filled, start, start + MAX_STORED_BLOCK - filled);
+      start += taken;
+      filled += taken;
+      if (filled < MAX_STORED_BLOCK) continue;
+      storedBlockHeader(out, at, filled, false);
+      at += FRAMED_BLOCK;
+      filled = 0;
+      if (at < out.length) continue;
+      yield out;
+      out = Buffer.allocUnsafe(out.length);
+      at = 0;
     }
-    if (framed.length > 0) yield framed;
   }
-  const last = Buffer.allocUnsafe(5);
-  storedBlockHeader(last, 0, 0, true);
-  yield last;
+  storedBlockHeader(out, at, filled, true);
+  yield out.subarray(0, at + 5 + filled);
 }
 
-/** Writes a stored block's header at `at` in `into`; returns where its data goes. */
-function storedBlockHeader(into: Buffer, at: number, length: number, final: boolean): number {
+/** Writes a stored block's 5-byte header at `at` in `into`. */
+function storedBlockHeader(into: Buffer, at: number, length: number, final: boolean): void {
   into[at] = final ? 1 : 0;
   into.writeUInt16LE(length, at + 1);
   into.writeUInt16LE(~length & 0xffff, at + 3);
-  return at + 5;
 }
 
 /**
