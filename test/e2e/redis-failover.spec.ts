@@ -8,10 +8,11 @@ import { ROOT, startApp, startStack, waitForOutput, type RunningProcess, type St
 import {
   followJob,
   prepareLab,
-  startJob,
+  prepareStart,
   type JobRun,
   type Lab,
   type LoadSettings,
+  type StartAnswer,
 } from '../support/user-jobs';
 
 /** A resource listing: the rate limits count it in Redis, and it needs Redis for nothing else. */
@@ -111,18 +112,36 @@ describe('Redis Sentinel, the primary lost while jobs run (real Redis, sentinels
     await sentinels?.stop();
   });
 
+  /** A job's start, its request built (see prepareStart) and not sent yet. */
+  interface PreparedStart {
+    run: JobRun;
+    send: () => Promise<StartAnswer>;
+  }
+  const prepare = (users: string[]): Promise<PreparedStart[]> =>
+    Promise.all(
+      users.flatMap((user) =>
+        JOB_KINDS.map(async (kind) => {
+          const run: JobRun = { user, kind, ending: 'not started' };
+          return { run, send: await prepareStart(run, 1, settings) };
+        }),
+      ),
+    );
+
   /**
    * Starts a job, the primary reachable or not: the attempts go on until one is accepted (into `accepted`);
    * the answer of every attempt goes into `attempts`.
    */
-  const start = async (user: string, kind: JobKind, accepted: JobRun[], attempts: Probe[]): Promise<void> => {
+  const start = async (
+    { run, send }: PreparedStart,
+    accepted: JobRun[],
+    attempts: Probe[],
+  ): Promise<void> => {
     const deadline = Date.now() + 60_000;
     for (;;) {
-      const run: JobRun = { user, kind, ending: 'not started' };
-      const { answer, elapsedMs } = await startJob(run, 1, settings);
+      const { answer, elapsedMs } = await send();
       const body = (await answer?.json().catch(() => ({}))) as Record<string, unknown>;
       attempts.push({
-        path: `${kind} start`,
+        path: `${run.kind} start`,
         sentAt: Date.now() - elapsedMs,
         status: answer?.status ?? 0,
         elapsedMs,
@@ -135,7 +154,7 @@ describe('Redis Sentinel, the primary lost while jobs run (real Redis, sentinels
       }
       if (Date.now() > deadline)
         throw new Error(
-          `${user}'s ${kind} was not accepted within 60 s: ${JSON.stringify(attempts.slice(-1))}`,
+          `${run.user}'s ${run.kind} was not accepted within 60 s: ${JSON.stringify(attempts.slice(-1))}`,
         );
       await sleep(300);
     }
@@ -144,9 +163,9 @@ describe('Redis Sentinel, the primary lost while jobs run (real Redis, sentinels
   /**
    * Asks for a job's status and a listing (counted by the rate limits in Redis, needing no Redis of its own)
    * one after the other, and readiness in a loop of its own, until `done` resolves, recording every answer.
-   * Readiness apart: behind a job status and a listing that each took a second on a loaded machine, it was
-   * first asked after the failover. Only readiness apart: a loop for each of the three put enough requests
-   * on the API to hold a 503 past its 2 s bound.
+   * Readiness apart: behind a job status and a listing, which may each wait for Redis, it was first asked
+   * after the failover in a CI run. Only readiness apart: a loop for each of the three put enough requests on
+   * the API to hold a 503 past its 2 s bound.
    */
   const watch = async (user: string, done: Promise<unknown>): Promise<Probe[]> => {
     const headers = { 'presqt-source-token': `${user}-token` };
@@ -196,13 +215,16 @@ describe('Redis Sentinel, the primary lost while jobs run (real Redis, sentinels
       const [before, during, after] = [users.slice(0, 3), users.slice(3, 4), users.slice(4)];
       const accepted: JobRun[] = [];
       const attempts: Probe[] = [];
-      const starting = (users: string[]) =>
-        Promise.all(users.flatMap((user) => JOB_KINDS.map((kind) => start(user, kind, accepted, attempts))));
-      const startingBefore = starting(before);
+      const starting = (starts: PreparedStart[]) =>
+        Promise.all(starts.map((prepared) => start(prepared, accepted, attempts)));
+      const [startsBefore, startsDuring, startsAfter] = await Promise.all(
+        [before, during, after].map(prepare),
+      );
+      const startingBefore = starting(startsBefore);
       await untilRunning(accepted, 3);
       const lostAt = Date.now();
       const formerPort = await lose(sentinels);
-      const startingDuring = starting(during);
+      const startingDuring = starting(startsDuring);
       const failover = sentinels.failover(formerPort);
       // the API answers again once it has found the new primary: watch a while longer than the failover
       const probes = await watch(
@@ -213,7 +235,7 @@ describe('Redis Sentinel, the primary lost while jobs run (real Redis, sentinels
       // back as a replica of the new primary, as an operator (or systemd) would bring it back
       await sentinels.kill(formerPort);
       await sentinels.restart(formerPort);
-      await starting(after);
+      await starting(startsAfter);
       expect(accepted).toHaveLength(users.length * JOB_KINDS.length);
 
       const ended = await Promise.all(accepted.map((run) => followJob(run, settings)));
