@@ -254,7 +254,7 @@ export function cpuSeconds(pid: number): number {
 }
 
 /** CPU seconds a process's main thread (whose id is the process's) has used so far. */
-function mainThreadCpuSeconds(pid: number): number {
+export function mainThreadCpuSeconds(pid: number): number {
   const fields = statFields(`${pid}/task/${pid}`);
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
 }
