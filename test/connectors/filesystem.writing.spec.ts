@@ -178,4 +178,28 @@ describe('filesystem connector: writing', () => {
     execFileSync('mkfifo', [join(userDir, 'Small', 'piped.txt')]);
     await expect(piped.open()).rejects.toMatchObject({ code: 'EINVAL' });
   });
+
+  // Streamed (over 64 KiB), copied on a hashing thread, or spread over both threads (32 MiB and over): a FIFO's
+  // open would wait for a writer and hold libuv's pool thread or a hashing thread for good.
+  it.each([
+    { size: 100 << 10, how: 'open' },
+    { size: 100, how: 'copyInto' },
+    { size: 100 << 10, how: 'copyInto' },
+    { size: 33 << 20, how: 'copyInto' },
+  ] as const)(
+    'refuses a file of $size bytes replaced by a FIFO since the walk ($how)',
+    async ({ size, how }) => {
+      await mkdir(join(userDir, 'Piped'), { recursive: true });
+      const path = join(userDir, 'Piped', 'data.bin');
+      await writeFile(path, Buffer.alloc(size, 1));
+      let walked: RemoteFile | undefined;
+      for await (const entry of session.walk(Buffer.from('Piped').toString('base64url'), {}))
+        if (entry.kind === 'file') walked = entry;
+      await rm(path);
+      execFileSync('mkfifo', [path]);
+      const target: CopyTarget = { path: join(tmp, `copy-${size}`), readBack: ['sha256'] };
+      const reading = how === 'open' ? walked!.open() : walked!.copyInto!(target, ['sha256']);
+      await expect(reading).rejects.toMatchObject({ code: 'EINVAL' });
+    },
+  );
 });

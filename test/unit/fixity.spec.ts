@@ -10,7 +10,7 @@ import {
 } from '@app/fixity';
 import { ReadBack } from '@app/fixity/hash-pool';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, open, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, readdir, readFile, rm, stat, symlink, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -173,12 +173,14 @@ describe('fixity', () => {
       const bytes = randomBytes(length);
       const source = join(dir, 'source');
       await writeFile(source, bytes);
-      // the source's digest is read on the read-back's thread: a read of a named pipe holds that thread until
-      // the pipe is opened for writing, so the test changes the source after the copy and before that read
-      const fifo = join(dir, 'held');
-      execFileSync('mkfifo', [fifo]);
+      // the source's digest is read on the read-back's thread: the md5 of a sparse GiB holds that thread for a
+      // second or more (the hashing threads refuse a FIFO, whose read would hold it until a writer came), so
+      // the test changes the source after the copy, 32 MiB on the other thread, and before that read
+      const sparse = join(dir, 'held');
+      await writeFile(sparse, '');
+      await truncate(sparse, 1 << 30);
       // pool.pick takes the threads in turn: the held read lands on the thread the read-back takes next but one
-      const held = hashFile(fifo, ['md5']);
+      const held = hashFile(sparse, ['md5']);
       await hashFile(source, ['md5'], { start: 0, length: 1 });
       const target = join(dir, 'changed');
       const copying = copyFile(source, length, { path: target, readBack: ['sha256'] }, ['sha256']);
@@ -187,7 +189,6 @@ describe('fixity', () => {
       const changed = Buffer.from(bytes);
       changed[MiB + 7] ^= 0xff;
       await writeFile(source, changed);
-      await (await open(fifo, 'w')).close();
       await held;
       expect(await copying).toEqual({
         copied: { sha256: sha256(changed) },

@@ -1,8 +1,7 @@
 import type { ZipArchive } from '@app/archive';
-import { ServiceError } from '@app/common';
+import { openRegularFile, readLocalFile, ServiceError } from '@app/common';
 import { hashFile } from '@app/fixity';
-import { constants } from 'node:fs';
-import { lstat, open as openFile, readdir } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 
@@ -35,9 +34,9 @@ const CHUNK_BYTES = 1 << 20;
 /** A bag on disk. Links are never followed: one inside the bag is refused. */
 export function directoryBagSource(root: string): BagSource {
   const open = async (path: string): Promise<Readable> => {
-    // the listing refused links; O_NOFOLLOW refuses one swapped in since
-    const file = await openFile(join(root, path), constants.O_RDONLY | constants.O_NOFOLLOW);
-    return file.createReadStream({ highWaterMark: CHUNK_BYTES });
+    // the listing refused links and FIFOs; openRegularFile refuses one swapped in since
+    const { fd } = await openRegularFile(join(root, path));
+    return readLocalFile('', { fd, highWaterMark: CHUNK_BYTES });
   };
   return {
     list: () => listDirectory(root, ''),

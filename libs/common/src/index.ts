@@ -4,3 +4,4 @@ export * from './meter';
 export * from './json-lines';
 export * from './read-buffers';
 export * from './local-file-stream';
+export * from './regular-file';

@@ -1,6 +1,6 @@
 import type * as Crypto from 'node:crypto';
-import { constants } from 'node:fs';
 import { open, rename } from 'node:fs/promises';
+import { closeFd, openRegularFile } from '@app/common';
 import type { ByteRange, ThreadModules } from './hashing-worker';
 import { hashingThreads, type HashingThread } from './hashing-threads';
 import { shareOut } from './threaded-hasher';
@@ -116,8 +116,8 @@ function hashFilesOnThread({ port, crypto, fs, zlib, chunks }: ThreadModules, la
     { from, start, length, to }: NonNullable<Request['copyFile']>,
     hash: (chunk: Buffer) => void,
   ) => {
-    // O_NOFOLLOW: a source swapped for a symlink since it was listed is refused, not followed
-    const source = fs.openSync(from, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    // a source swapped for a symlink or a FIFO since it was listed is refused
+    const source = chunks.openRegular(from, { follow: false });
     const [file, entry] = 'zip' in to ? [null, to] : [to, null];
     const readBack = (file?.readBack ?? []).map((algorithm) => crypto.createHash(algorithm));
     let target: number | undefined;
@@ -361,13 +361,13 @@ async function copyBigEntry(
   algorithms: readonly string[],
 ): Promise<CopiedFile> {
   const [copierShare, readerShare = []] = shareOut(algorithms, 2);
-  const source = await open(from.path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  const { fd: source } = await openRegularFile(from.path);
   try {
     const zip = await open(target.zip, 'r+');
     const readBack = new ReadBack(zip.fd, readerShare, target.at);
     try {
       const copy = {
-        from: source.fd,
+        from: source,
         start: from.start,
         to: zip.fd,
         at: target.at,
@@ -390,7 +390,7 @@ async function copyBigEntry(
       await zip.close();
     }
   } finally {
-    await source.close();
+    await closeFd(source);
   }
 }
 
@@ -401,7 +401,7 @@ async function copyBigFile(
   target: CopyTarget,
   algorithms: readonly string[],
 ): Promise<CopiedFile> {
-  const source = await open(from.path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  const { fd: source } = await openRegularFile(from.path);
   try {
     const stored = await open(target.path, 'wx+', 0o644);
     // the read-back reads through the same open file, so the file it reads is the one written
@@ -409,7 +409,7 @@ async function copyBigFile(
     let copied: CopiedFile;
     try {
       const spread = await copySpread(
-        { fd: source.fd, start: from.start },
+        { fd: source, start: from.start },
         stored.fd,
         length,
         algorithms,
@@ -427,7 +427,7 @@ async function copyBigFile(
     if (target.renameTo !== undefined) await rename(target.path, target.renameTo);
     return copied;
   } finally {
-    await source.close();
+    await closeFd(source);
   }
 }
 

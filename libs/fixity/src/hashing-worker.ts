@@ -24,6 +24,11 @@ export interface FileChunks {
   read(fd: number, position: number | null, length: number, each: (chunk: Buffer) => void): number;
   /** Reads the file at `path` (following links: a path the caller controls), whole or a `range` of it. */
   readFile(path: string, range: ByteRange | undefined, each: (chunk: Buffer) => void): void;
+  /**
+   * Opens the regular file at `path` for reading, as @app/common's openRegularFileSync does (a thread cannot
+   * import it): a FIFO is refused rather than waited on for a writer, and so is a symlink unless `follow`.
+   */
+  openRegular(path: string, options: { follow: boolean }): number;
   /** Writes the whole of `chunk` at `fd`'s position, or from `position`. */
   writeAll(fd: number, chunk: Buffer, position?: number | null): void;
 }
@@ -45,8 +50,16 @@ function fileChunksOnThread(fs: typeof Fs): FileChunks {
       }
       return done;
     },
+    openRegular(path, { follow }) {
+      const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
+      const fd = fs.openSync(path, O_RDONLY | O_NONBLOCK | (follow ? 0 : O_NOFOLLOW));
+      if (fs.fstatSync(fd).isFile()) return fd;
+      fs.closeSync(fd);
+      const error = new Error('The file was replaced by something that is not a regular file.');
+      throw Object.assign(error, { code: 'EINVAL' });
+    },
     readFile(path, range, each) {
-      const fd = fs.openSync(path, 'r');
+      const fd = this.openRegular(path, { follow: true });
       try {
         // a whole file is read from its current position, a range from its start up to its length
         const read = this.read(fd, range ? range.start : null, range ? range.length : Infinity, each);

@@ -1,8 +1,8 @@
 import type { Dir, Dirent, Stats } from 'node:fs';
-import { closeSync, constants, fstatSync, lstatSync, opendirSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, lstatSync, opendirSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { countReadBuffer } from '@app/common';
+import { countReadBuffer, openRegularFileSync } from '@app/common';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isReserved } from './ids';
 
@@ -91,18 +91,12 @@ export const SMALL_FILE_BYTES = 64 * 1024;
  * The first `size` bytes (the size walked) of the small regular file at `path`, read with synchronous calls. On
  * a local disk the open, fstat, read and close take a few microseconds together, where a stream's open, read
  * and close are three round trips through libuv's thread pool, each waking a pool thread that then competes
- * with the event loop for the cores (docs/architecture.md#reading-a-filesystem-targets-files). O_NOFOLLOW
- * refuses a symlink swapped in since the walk (ELOOP); O_NONBLOCK and the fstat refuse a FIFO, whose open
- * would otherwise hold the event loop until a writer came.
+ * with the event loop for the cores (docs/architecture.md#reading-a-filesystem-targets-files). A symlink or a
+ * FIFO swapped in since the walk is refused (openRegularFileSync).
  */
 export function readSmallFile(path: string, size: number): Readable {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  const { fd } = openRegularFileSync(path);
   try {
-    if (!fstatSync(fd).isFile()) {
-      throw Object.assign(new Error('The file was replaced by something that is not a regular file.'), {
-        code: 'EINVAL',
-      });
-    }
     const bytes = Buffer.allocUnsafe(size);
     countReadBuffer(size);
     let filled = 0;

@@ -1,16 +1,13 @@
 import { copyFile } from '@app/fixity';
-import { readLocalFile } from '@app/common';
-import { constants, open as openCallback, type Stats } from 'node:fs';
+import { openRegularFile, readLocalFile } from '@app/common';
+import type { Stats } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { promisify } from 'node:util';
 import { HASH_ALGORITHMS, type RemoteFile, type RemoteFolder } from '../connector';
 import type { DigestCache } from './digest-cache';
 import { entryNames, lstatIfPresent, readSmallFile, SMALL_FILE_BYTES } from './disk';
 import { locate } from './locate';
 import type { FilesystemSession } from './session';
-
-const openFd = promisify(openCallback);
 
 interface TreeEntry {
   /** `/`-separated, from `base` */
@@ -67,9 +64,9 @@ function remoteFile(digests: DigestCache, path: string, absolute: string, stats:
     },
     open: async (): Promise<Readable> => {
       if (stats.size <= SMALL_FILE_BYTES) return readSmallFile(absolute, stats.size);
-      // O_NOFOLLOW: a file swapped for a symlink since the walk is refused, not followed. A plain fd stream
+      // a file swapped for a symlink or a FIFO since the walk is refused (openRegularFile). A plain fd stream
       // reads faster than a FileHandle's, whose reads go through promises.
-      const fd = await openFd(absolute, constants.O_RDONLY | constants.O_NOFOLLOW);
+      const { fd } = await openRegularFile(absolute);
       // reading up to the size walked, not to EOF, spares a buffer per file for the read that finds EOF
       return readLocalFile('', {
         fd,
