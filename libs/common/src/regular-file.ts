@@ -1,4 +1,4 @@
-import { constants, fstat, fstatSync, open, openSync, closeSync, close, type Stats } from 'node:fs';
+import { close, closeSync, constants, fstat, fstatSync, open, openSync } from 'node:fs';
 import { promisify } from 'node:util';
 
 /**
@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
  * (the event loop, a hashing thread or one of libuv's) for good. Reads of a regular file ignore O_NONBLOCK.
  * Used where a path was checked before (a walk's lstat) and may have been replaced since.
  */
-export const REGULAR_FILE_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+const REGULAR_FILE_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 const [openAsync, fstatAsync] = [promisify(open), promisify(fstat)];
 /** Closes a descriptor (one from openRegularFile). */
@@ -20,13 +20,12 @@ function notRegularFile(): NodeJS.ErrnoException {
   });
 }
 
-/** The regular file at `path`, opened for reading (REGULAR_FILE_FLAGS) as a plain descriptor, with its stats. */
-export async function openRegularFile(path: string): Promise<{ fd: number; stats: Stats }> {
+/** The regular file at `path`, opened for reading (REGULAR_FILE_FLAGS): its plain descriptor. */
+export async function openRegularFile(path: string): Promise<number> {
   const fd = await openAsync(path, REGULAR_FILE_FLAGS);
   try {
-    const stats = await fstatAsync(fd);
-    if (!stats.isFile()) throw notRegularFile();
-    return { fd, stats };
+    if (!(await fstatAsync(fd)).isFile()) throw notRegularFile();
+    return fd;
   } catch (error) {
     await closeFd(fd);
     throw error;
@@ -34,12 +33,11 @@ export async function openRegularFile(path: string): Promise<{ fd: number; stats
 }
 
 /** openRegularFile with synchronous calls, for a file read at once (a few microseconds on a local disk). */
-export function openRegularFileSync(path: string): { fd: number; stats: Stats } {
+export function openRegularFileSync(path: string): number {
   const fd = openSync(path, REGULAR_FILE_FLAGS);
   try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile()) throw notRegularFile();
-    return { fd, stats };
+    if (!fstatSync(fd).isFile()) throw notRegularFile();
+    return fd;
   } catch (error) {
     closeSync(fd);
     throw error;

@@ -22,7 +22,10 @@ export interface ThreadModules {
 export interface FileChunks {
   /** Reads up to `length` bytes of `fd` from `position` (or its current one), chunk by chunk; the bytes read. */
   read(fd: number, position: number | null, length: number, each: (chunk: Buffer) => void): number;
-  /** Reads the file at `path` (following links: a path the caller controls), whole or a `range` of it. */
+  /**
+   * Reads the regular file at `path` (following links: a path the caller controls; anything else refused as
+   * openRegular does), whole or a `range` of it.
+   */
   readFile(path: string, range: ByteRange | undefined, each: (chunk: Buffer) => void): void;
   /**
    * Opens the regular file at `path` for reading, as @app/common's openRegularFileSync does (a thread cannot

@@ -95,7 +95,7 @@ export const SMALL_FILE_BYTES = 64 * 1024;
  * FIFO swapped in since the walk is refused (openRegularFileSync).
  */
 export function readSmallFile(path: string, size: number): Readable {
-  const { fd } = openRegularFileSync(path);
+  const fd = openRegularFileSync(path);
   try {
     const bytes = Buffer.allocUnsafe(size);
     countReadBuffer(size);
