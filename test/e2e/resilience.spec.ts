@@ -48,6 +48,13 @@ describe('jobs across killed workers', () => {
   let source: string;
   let destination: string;
   const workers: RunningProcess[] = [];
+  /** a test's own connections to the stack's Redis (openRedis), closed with it, passed or failed */
+  const connections: Redis[] = [];
+  const openRedis = () => {
+    const redis = new Redis(stack.env.REDIS_URL);
+    connections.push(redis);
+    return redis;
+  };
 
   beforeAll(async () => {
     source = mkdtempSync(join(tmpdir(), 'presqt-res-src-'));
@@ -76,8 +83,10 @@ describe('jobs across killed workers', () => {
   });
 
   // a test's workers stop with it, passed or failed: several tests start with none running, and one left
-  // running by a failed test took their jobs (the failed test was followed by three more failing)
+  // running by a failed test took their jobs (the failed test was followed by three more failing). Its Redis
+  // connections close too: one left open by a failed test kept jest from exiting.
   afterEach(async () => {
+    for (const redis of connections.splice(0)) redis.disconnect();
     const running = [stack?.worker, ...workers.splice(0)].filter((worker) => worker !== undefined);
     for (const worker of running) worker.child.kill('SIGTERM');
     await Promise.all(running.map((worker) => worker.exited));
@@ -297,7 +306,7 @@ describe('jobs across killed workers', () => {
   it('fails a run that no queue holds (its API died before queueing it), freeing the slot', async () => {
     await restartWorker();
     // what an API process leaves when it dies between claiming the slot and queueing the job
-    const redis = new Redis(stack.env.REDIS_URL);
+    const redis = openRedis();
     const ticket = ticketFor(SECRET_KEY, 'ghost-token');
     const store = new JobStore(redis, stack.env.REDIS_PREFIX, 3600);
     const record = await store.start('download', ticket);
@@ -311,7 +320,6 @@ describe('jobs across killed workers', () => {
     );
     expect(failed).toMatchObject({ status: 'failed', status_code: 500 });
     expect(String(failed.message)).toContain('lost before it could finish');
-    await redis.quit();
   });
 
   it('removes an upload that a dead API process left half received, once it is older than a job lives', async () => {
@@ -358,7 +366,7 @@ describe('jobs across killed workers', () => {
   it('adopts the project a killed run made but had not recorded, instead of making a second one', async () => {
     // no worker runs: the job waits while the state a run killed just after making its project is set up
     await startDataTransfer('ignore');
-    const redis = new Redis(stack.env.REDIS_URL);
+    const redis = openRedis();
     const store = new JobStore(redis, stack.env.REDIS_PREFIX, 3600);
     const ticket = ticketFor(SECRET_KEY, 'alice-token', 'alice-token');
     const record = (await store.get('transfer', ticket))!;
@@ -368,7 +376,6 @@ describe('jobs across killed workers', () => {
     const name = before.includes('Data') ? `Data (${before.length + 1})` : 'Data';
     const claim = createHash('sha256').update(`transfer:${ticket}:${record.runId}`).digest('hex');
     writeTree(userDir, { [`${name}/.presqt-claim`]: claim });
-    await redis.quit();
 
     await restartWorker();
     const done = await pollUntilDone(stack.baseUrl, '/api_v1/job_status/transfer/', TOKENS, 60_000);
@@ -383,7 +390,7 @@ describe('jobs across killed workers', () => {
   it('lets one worker at a time carry out a run, even when the job is handed to a second worker', async () => {
     // no worker runs: the run's lease is taken first as a worker still carrying the run out would hold it
     await startDataTransfer('ignore');
-    const redis = new Redis(stack.env.REDIS_URL);
+    const redis = openRedis();
     const store = new JobStore(redis, stack.env.REDIS_PREFIX, 3600);
     const ticket = ticketFor(SECRET_KEY, 'alice-token', 'alice-token');
     const record = (await store.get('transfer', ticket))!;
@@ -402,12 +409,11 @@ describe('jobs across killed workers', () => {
     const done = await pollUntilDone(stack.baseUrl, '/api_v1/job_status/transfer/', TOKENS, 60_000);
     expect(done.status).toBe(200);
     expect(readdirSync(userDir).filter((entry) => !before.includes(entry))).toHaveLength(1);
-    await redis.quit();
   });
   it('takes back the project of a run cancelled while its dead worker still held it, though the run never recorded it', async () => {
     // no worker runs: a run died just after making its project, before any checkpoint, its lease not lapsed yet
     await startDataTransfer('ignore');
-    const redis = new Redis(stack.env.REDIS_URL);
+    const redis = openRedis();
     const store = new JobStore(redis, stack.env.REDIS_PREFIX, 3600);
     const ticket = ticketFor(SECRET_KEY, 'alice-token', 'alice-token');
     const record = (await store.get('transfer', ticket))!;
@@ -420,7 +426,6 @@ describe('jobs across killed workers', () => {
       [`${name}/part-00.bin`]: 'written by the dead run',
     });
     await http.patch('/api_v1/job_status/transfer/').set(TOKENS).expect(200);
-    await redis.quit();
 
     await restartWorker();
     expect(await gone(join(userDir, name), 15_000)).toBe(true);
