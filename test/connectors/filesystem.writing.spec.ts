@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { filesystemConnector } from '@app/connectors/filesystem';
+import { readSmallJson } from '@app/connectors/filesystem/disk';
 import type { ConnectorSession, DuplicateAction, IncomingFile, RemoteFile } from '@app/connectors';
 import type { CopyTarget } from '@app/fixity';
 
@@ -177,6 +178,18 @@ describe('filesystem connector: writing', () => {
     await rm(join(userDir, 'Small', 'piped.txt'));
     execFileSync('mkfifo', [join(userDir, 'Small', 'piped.txt')]);
     await expect(piped.open()).rejects.toMatchObject({ code: 'EINVAL' });
+  });
+
+  it('reads a metadata file as JSON, and nothing from a FIFO, a symlink or a file too big under its name', async () => {
+    const dir = join(tmp, 'metadata');
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'kept.json'), '{"keywords": ["soil"]}');
+    expect(await readSmallJson(join(dir, 'kept.json'))).toEqual({ keywords: ['soil'] });
+    execFileSync('mkfifo', [join(dir, 'piped.json')]);
+    await symlink(join(dir, 'kept.json'), join(dir, 'linked.json'));
+    await writeFile(join(dir, 'big.json'), `"${'x'.repeat(1 << 20)}"`);
+    for (const name of ['piped.json', 'linked.json', 'big.json'])
+      expect(await readSmallJson(join(dir, name))).toBeUndefined();
   });
 
   // Streamed (over 64 KiB), copied on a hashing thread, or spread over both threads (32 MiB and over): a FIFO's

@@ -35,7 +35,7 @@ const CHUNK_BYTES = 1 << 20;
 export function directoryBagSource(root: string): BagSource {
   const open = async (path: string): Promise<Readable> => {
     // the listing refused links and FIFOs; openRegularFile refuses one swapped in since
-    const fd = await openRegularFile(join(root, path));
+    const { fd } = await openRegularFile(join(root, path));
     return readLocalFile('', { fd, highWaterMark: CHUNK_BYTES });
   };
   return {

@@ -1,4 +1,4 @@
-import { close, closeSync, constants, fstat, fstatSync, open, openSync } from 'node:fs';
+import { close, closeSync, constants, fstat, fstatSync, open, openSync, type Stats } from 'node:fs';
 import { promisify } from 'node:util';
 
 /**
@@ -20,12 +20,19 @@ function notRegularFile(): NodeJS.ErrnoException {
   });
 }
 
-/** The regular file at `path`, opened for reading (REGULAR_FILE_FLAGS): its plain descriptor. */
-export async function openRegularFile(path: string): Promise<number> {
+/** A regular file opened for reading: its plain descriptor, and the stats that showed it regular. */
+export interface OpenedRegularFile {
+  fd: number;
+  stats: Stats;
+}
+
+/** The regular file at `path`, opened for reading (REGULAR_FILE_FLAGS). */
+export async function openRegularFile(path: string): Promise<OpenedRegularFile> {
   const fd = await openAsync(path, REGULAR_FILE_FLAGS);
   try {
-    if (!(await fstatAsync(fd)).isFile()) throw notRegularFile();
-    return fd;
+    const stats = await fstatAsync(fd);
+    if (!stats.isFile()) throw notRegularFile();
+    return { fd, stats };
   } catch (error) {
     await closeFd(fd);
     throw error;
@@ -33,11 +40,12 @@ export async function openRegularFile(path: string): Promise<number> {
 }
 
 /** openRegularFile with synchronous calls, for a file read at once (a few microseconds on a local disk). */
-export function openRegularFileSync(path: string): number {
+export function openRegularFileSync(path: string): OpenedRegularFile {
   const fd = openSync(path, REGULAR_FILE_FLAGS);
   try {
-    if (!fstatSync(fd).isFile()) throw notRegularFile();
-    return fd;
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw notRegularFile();
+    return { fd, stats };
   } catch (error) {
     closeSync(fd);
     throw error;

@@ -361,7 +361,7 @@ async function copyBigEntry(
   algorithms: readonly string[],
 ): Promise<CopiedFile> {
   const [copierShare, readerShare = []] = shareOut(algorithms, 2);
-  const source = await openRegularFile(from.path);
+  const { fd: source } = await openRegularFile(from.path);
   try {
     const zip = await open(target.zip, 'r+');
     const readBack = new ReadBack(zip.fd, readerShare, target.at);
@@ -401,7 +401,7 @@ async function copyBigFile(
   target: CopyTarget,
   algorithms: readonly string[],
 ): Promise<CopiedFile> {
-  const source = await openRegularFile(from.path);
+  const { fd: source } = await openRegularFile(from.path);
   try {
     const stored = await open(target.path, 'wx+', 0o644);
     // the read-back reads through the same open file, so the file it reads is the one written

@@ -1,14 +1,15 @@
 import type { Dir, Dirent, Stats } from 'node:fs';
-import { closeSync, constants, lstatSync, opendirSync, readSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { closeSync, lstatSync, opendirSync, read, readSync } from 'node:fs';
 import { Readable } from 'node:stream';
-import { countReadBuffer, openRegularFileSync } from '@app/common';
+import { closeFd, countReadBuffer, openRegularFile, openRegularFileSync } from '@app/common';
+import { promisify } from 'node:util';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isReserved } from './ids';
 
 /** How many entries of one directory are read and examined between two turns of the event loop. */
 const ENTRIES_PER_TURN = 64;
 const MAX_METADATA_BYTES = 1 << 20;
+const readFd = promisify(read);
 
 /**
  * Reads a directory a chunk of entries at a time (never whole) and hands each to `handle`, a chunk at once.
@@ -95,7 +96,7 @@ export const SMALL_FILE_BYTES = 64 * 1024;
  * FIFO swapped in since the walk is refused (openRegularFileSync).
  */
 export function readSmallFile(path: string, size: number): Readable {
-  const fd = openRegularFileSync(path);
+  const { fd } = openRegularFileSync(path);
   try {
     const bytes = Buffer.allocUnsafe(size);
     countReadBuffer(size);
@@ -111,20 +112,18 @@ export function readSmallFile(path: string, size: number): Readable {
 
 /** Reads a small JSON file without following a symlink; anything unreadable, oversized or invalid is undefined. */
 export async function readSmallJson(path: string): Promise<unknown> {
-  // O_NONBLOCK: a FIFO planted under this name cannot hang the open.
-  const file = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(
-    () => null,
-  );
+  // a FIFO planted under this name cannot hang the open (openRegularFile)
+  const file = await openRegularFile(path).catch(() => null);
   if (!file) return undefined;
+  const { fd, stats } = file;
   try {
-    const stats = await file.stat();
-    if (!stats.isFile() || stats.size > MAX_METADATA_BYTES) return undefined;
-    const { buffer, bytesRead } = await file.read(Buffer.alloc(stats.size), 0, stats.size, 0);
+    if (stats.size > MAX_METADATA_BYTES) return undefined;
+    const { buffer, bytesRead } = await readFd(fd, Buffer.alloc(stats.size), 0, stats.size, 0);
     return JSON.parse(buffer.toString('utf8', 0, bytesRead)) as unknown;
   } catch {
     return undefined;
   } finally {
-    await file.close();
+    await closeFd(fd);
   }
 }
 

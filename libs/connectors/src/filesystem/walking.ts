@@ -66,7 +66,7 @@ function remoteFile(digests: DigestCache, path: string, absolute: string, stats:
       if (stats.size <= SMALL_FILE_BYTES) return readSmallFile(absolute, stats.size);
       // a file swapped for a symlink or a FIFO since the walk is refused (openRegularFile). A plain fd stream
       // reads faster than a FileHandle's, whose reads go through promises.
-      const fd = await openRegularFile(absolute);
+      const { fd } = await openRegularFile(absolute);
       // reading up to the size walked, not to EOF, spares a buffer per file for the read that finds EOF
       return readLocalFile('', {
         fd,
